@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import type { DynamicModule, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
+import { AppModule } from './app.module.js';
+import type { GatewayConfig } from './core/config/gateway-config.js';
+import { GatewayErrorFilter } from './core/errors/gateway-error.filter.js';
+import { createValidationPipe } from './core/errors/validation.js';
+import { registerJsonBodyParser } from './core/http/json-body-parser.js';
+import { registerHttpHooks } from './core/http/http-hooks.js';
+import { RouteTable } from './core/http/route-table.js';
+import { NestPinoLogger } from './core/logging/nest-logger.js';
+import { MetricsService } from './core/metrics/metrics.service.js';
+import { buildOpenApiDocument, serveOpenApi } from './core/openapi/openapi.js';
+
+export interface CreateAppOptions {
+  config: GatewayConfig;
+  logger: Logger;
+  /** `null` keeps the embedded database in memory (tests and OpenAPI generation). */
+  pgliteDataDir?: string | null;
+  /** Extra modules mounted beside the gateway's own (tests). */
+  extraModules?: Array<Type | DynamicModule>;
+}
+
+export interface GatewayApp {
+  app: NestFastifyApplication;
+  routes: RouteTable;
+}
+
+/** Builds the fully configured application (not yet listening). Used by main, the CLI and the tests alike. */
+export async function createGatewayApp(options: CreateAppOptions): Promise<GatewayApp> {
+  const { config, logger } = options;
+  const routes = new RouteTable();
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.limits.max_body_bytes,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const fastify = adapter.getInstance();
+  routes.attach(fastify);
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
+    logger: new NestPinoLogger(logger.child({ context: 'nest' })),
+    abortOnError: false,
+    bodyParser: false,
+  });
+  await app.register(fastifyCookie);
+  registerJsonBodyParser(fastify);
+  registerHttpHooks(fastify, logger, app.get(MetricsService));
+
+  app.useGlobalFilters(new GatewayErrorFilter(logger, routes));
+  app.useGlobalPipes(createValidationPipe());
+  serveOpenApi(app, buildOpenApiDocument(app));
+  await app.init();
+  return { app, routes };
+}

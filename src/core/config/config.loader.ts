@@ -1,0 +1,170 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import { parse as parseYaml } from 'yaml';
+import { GatewayConfig } from './gateway-config.js';
+
+type Plain = Record<string, unknown>;
+type Coerce = 'string' | 'int' | 'bool';
+
+/** Environment variables the gateway reads, with the config key each one sets. Documented in the README. */
+export const ENV_OVERRIDES: ReadonlyArray<{ env: string; key: string; coerce: Coerce }> = [
+  { env: 'GATEWAY_EDITION', key: 'edition', coerce: 'string' },
+  { env: 'GATEWAY_SETUP_TOKEN', key: 'setup_token', coerce: 'string' },
+  { env: 'GATEWAY_ENCRYPTION_KEY', key: 'encryption_key', coerce: 'string' },
+  { env: 'GATEWAY_PUBLIC_BASE_URL', key: 'public_base_url', coerce: 'string' },
+  { env: 'LOG_LEVEL', key: 'log_level', coerce: 'string' },
+  { env: 'GATEWAY_AUTH_ENABLED', key: 'auth_config.is_enabled', coerce: 'bool' },
+  { env: 'GATEWAY_ADMIN_USERNAME', key: 'auth_config.admin_username', coerce: 'string' },
+  { env: 'GATEWAY_ADMIN_PASSWORD', key: 'auth_config.admin_password', coerce: 'string' },
+  { env: 'GATEWAY_SESSION_TTL', key: 'auth_config.session_ttl', coerce: 'string' },
+  { env: 'GATEWAY_MAX_BODY_BYTES', key: 'limits.max_body_bytes', coerce: 'int' },
+  { env: 'GATEWAY_OUTBOUND_ALLOW_LOOPBACK', key: 'outbound.allow_loopback', coerce: 'bool' },
+  { env: 'GATEWAY_OUTBOUND_ALLOW_PRIVATE_NETWORKS', key: 'outbound.allow_private_networks', coerce: 'bool' },
+  { env: 'HOST', key: 'host', coerce: 'string' },
+  { env: 'PORT', key: 'port', coerce: 'int' },
+  { env: 'GATEWAY_APP_DIR', key: 'app_dir', coerce: 'string' },
+  { env: 'GATEWAY_ROLE', key: 'role', coerce: 'string' },
+  { env: 'DATABASE_URL', key: 'database_url', coerce: 'string' },
+  { env: 'REDIS_URL', key: 'redis_url', coerce: 'string' },
+  { env: 'GATEWAY_REDIS_PREFIX', key: 'redis_prefix', coerce: 'string' },
+  { env: 'VAULT_ADDR', key: 'vault_addr', coerce: 'string' },
+  { env: 'VAULT_TOKEN', key: 'vault_token', coerce: 'string' },
+];
+
+/** Command-line flags, each with the config key it sets. Flags win over the environment, which wins over the file. */
+const FLAGS = {
+  host: { key: 'host', coerce: 'string' },
+  port: { key: 'port', coerce: 'int' },
+  'app-dir': { key: 'app_dir', coerce: 'string' },
+  config: { key: 'config_path', coerce: 'string' },
+  'log-level': { key: 'log_level', coerce: 'string' },
+  role: { key: 'role', coerce: 'string' },
+} as const satisfies Record<string, { key: string; coerce: Coerce }>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  config: ${p}`).join('\n')}`);
+  }
+}
+
+export interface ConfigSources {
+  argv?: string[];
+  env?: NodeJS.ProcessEnv;
+  /** Values that win over everything else (tests use this). */
+  overrides?: Plain;
+}
+
+function coerce(value: string, kind: Coerce): unknown {
+  if (kind === 'int') return /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+  if (kind === 'bool') {
+    const v = value.trim().toLowerCase();
+    if (['true', '1', 'yes'].includes(v)) return true;
+    if (['false', '0', 'no'].includes(v)) return false;
+    return value;
+  }
+  return value;
+}
+
+function setPath(target: Plain, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    const next = node[part];
+    if (typeof next !== 'object' || next === null) node[part] = {};
+    node = node[part] as Plain;
+  }
+  node[parts[parts.length - 1]!] = value;
+}
+
+function deepMerge(base: Plain, extra: Plain): Plain {
+  const out: Plain = { ...base };
+  for (const [k, v] of Object.entries(extra)) {
+    const current = out[k];
+    out[k] =
+      v &&
+      typeof v === 'object' &&
+      !Array.isArray(v) &&
+      current &&
+      typeof current === 'object' &&
+      !Array.isArray(current)
+        ? deepMerge(current as Plain, v as Plain)
+        : v;
+  }
+  return out;
+}
+
+function readConfigFile(path: string): Plain {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError([`config file ${path}: cannot be read (${(err as Error).message})`]);
+  }
+  try {
+    const parsed: unknown = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+    if (parsed === null || parsed === undefined) return {};
+    if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the top level must be an object');
+    return parsed as Plain;
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError([`config file ${path}: ${(err as Error).message}`]);
+  }
+}
+
+function flatten(errors: ValidationError[], prefix = ''): string[] {
+  const out: string[] = [];
+  for (const e of errors) {
+    const key = prefix ? `${prefix}.${e.property}` : e.property;
+    for (const message of Object.values(e.constraints ?? {})) {
+      out.push(`${key}: ${message.replace(/^\S+ /, '')}`);
+    }
+    if (e.children?.length) out.push(...flatten(e.children, key));
+  }
+  return out;
+}
+
+/** Merges defaults, the config file, the environment and flags, then validates. Throws ConfigError on any problem. */
+export function loadConfig(sources: ConfigSources = {}): GatewayConfig {
+  const env = sources.env ?? {};
+  const problems: string[] = [];
+
+  const fromFlags: Plain = {};
+  try {
+    const { values } = parseArgs({
+      args: sources.argv ?? [],
+      options: Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])),
+      strict: true,
+      allowPositionals: false,
+    });
+    for (const [flag, raw] of Object.entries(values)) {
+      const spec = FLAGS[flag as keyof typeof FLAGS];
+      if (typeof raw === 'string') setPath(fromFlags, spec.key, coerce(raw, spec.coerce));
+    }
+  } catch (err) {
+    problems.push(`command line: ${(err as Error).message}`);
+  }
+
+  const fromEnv: Plain = {};
+  for (const { env: name, key, coerce: kind } of ENV_OVERRIDES) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') setPath(fromEnv, key, coerce(raw, kind));
+  }
+  const overrides = sources.overrides ?? {};
+
+  const appDir = [overrides.app_dir, fromFlags.app_dir, fromEnv.app_dir].find((v) => typeof v === 'string') ?? './data';
+  const explicitPath = (overrides.config_path ?? fromFlags.config_path ?? env.GATEWAY_CONFIG) as string | undefined;
+  const defaultPath = join(appDir, 'config.json');
+  const configPath = explicitPath ?? (existsSync(defaultPath) ? defaultPath : undefined);
+  const fromFile = configPath ? readConfigFile(configPath) : {};
+
+  const merged = deepMerge(deepMerge(deepMerge(fromFile, fromEnv), fromFlags), overrides);
+  if (configPath) merged.config_path = resolve(configPath);
+
+  const config = plainToInstance(GatewayConfig, merged, { exposeDefaultValues: true });
+  problems.push(...flatten(validateSync(config, { whitelist: true, forbidNonWhitelisted: true })));
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

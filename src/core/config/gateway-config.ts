@@ -1,0 +1,137 @@
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+
+export const EDITIONS = ['oss', 'enterprise'] as const;
+export type Edition = (typeof EDITIONS)[number];
+export const ROLES = ['api', 'worker', 'all'] as const;
+export type ProcessRole = (typeof ROLES)[number];
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Durations in config and input are strings such as `30s`, `5m`, `1h`, `2d`. */
+export const DURATION_PATTERN = /^\d+(ms|s|m|h|d)$/;
+
+export class AuthConfig {
+  @IsBoolean()
+  is_enabled = false;
+
+  @IsOptional()
+  @IsString()
+  admin_username?: string;
+
+  /** A SecretValue in input form A: plain text, `env.VAR` or `vault.path`. */
+  @IsOptional()
+  @IsString()
+  admin_password?: string;
+
+  @Matches(DURATION_PATTERN, { message: 'must be a duration such as 30m, 24h or 7d' })
+  session_ttl = '24h';
+}
+
+export class LimitsConfig {
+  @IsInt()
+  @Min(1024)
+  @Max(1024 * 1024 * 1024)
+  max_body_bytes = 10 * 1024 * 1024;
+}
+
+export class OutboundConfig {
+  @IsBoolean()
+  allow_loopback = false;
+
+  @IsBoolean()
+  allow_private_networks = true;
+}
+
+/**
+ * The whole gateway configuration. Property names are the config file's keys (snake_case); the keys that come only
+ * from flags or the environment (host, port, app_dir, role, database_url, redis_url, vault_*) sit beside them so the
+ * rest of the code reads one object.
+ */
+export class GatewayConfig {
+  @IsIn(EDITIONS)
+  edition: Edition = 'oss';
+
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  setup_token?: string;
+
+  @ValidateNested()
+  @Type(() => AuthConfig)
+  auth_config: AuthConfig = new AuthConfig();
+
+  /** 32 bytes, base64 or hex. Generated into the app dir on first start when absent. */
+  @IsOptional()
+  @IsString()
+  encryption_key?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  public_base_url?: string;
+
+  @IsIn(LOG_LEVELS)
+  log_level: LogLevel = 'info';
+
+  @ValidateNested()
+  @Type(() => LimitsConfig)
+  limits: LimitsConfig = new LimitsConfig();
+
+  @ValidateNested()
+  @Type(() => OutboundConfig)
+  outbound: OutboundConfig = new OutboundConfig();
+
+  // --- process options (flags and environment only) ---
+  @IsString()
+  host = '127.0.0.1';
+
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  port = 8080;
+
+  @IsString()
+  app_dir = './data';
+
+  @IsIn(ROLES)
+  role: ProcessRole = 'all';
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
+  database_url?: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+  redis_url?: string;
+
+  /** Prefix for every Redis key the gateway writes (queues, counters, circuits). */
+  @IsString()
+  redis_prefix = 'gw';
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  vault_addr?: string;
+
+  @IsOptional()
+  @IsString()
+  vault_token?: string;
+
+  /** The file the config was read from, when any. */
+  @IsOptional()
+  @IsString()
+  config_path?: string;
+}

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { HttpException } from '@nestjs/common';
+import { errorTypeForStatus } from './error-catalogue.js';
+import { GatewayException } from './gateway.exception.js';
+
+export interface GatewayErrorBody {
+  event_id: string;
+  type: string;
+  is_gateway_error: boolean;
+  status_code: number;
+  error: { type: string; code: string; message: string; param?: string; event_id: string };
+  extra_fields: Record<string, unknown>;
+}
+
+export interface ErrorResponse {
+  status: number;
+  body: GatewayErrorBody;
+  headers: Record<string, string>;
+  /** Unexpected failures are logged at error level with their stack. */
+  unexpected: boolean;
+}
+
+/** Fastify's own errors (raised before a route handler runs) mapped to the catalogue. */
+const FASTIFY_ERRORS: Record<string, { status: number; code: string; message?: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json', message: 'Request body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'invalid_json',
+    message: 'Request body is empty but declared JSON',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'Request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_content_length' },
+  FST_ERR_BAD_URL: { status: 400, code: 'invalid_url' },
+};
+
+function fromStatus(status: number): string {
+  switch (status) {
+    case 400:
+      return 'bad_request';
+    case 401:
+      return 'missing_credentials';
+    case 403:
+      return 'permission_denied';
+    case 404:
+      return 'route_not_found';
+    case 405:
+      return 'method_not_allowed';
+    case 413:
+      return 'payload_too_large';
+    case 429:
+      return 'request_limited';
+    default:
+      return status >= 500 ? 'internal_error' : 'bad_request';
+  }
+}
+
+/** Turns anything thrown into the GatewayError body the contract requires. */
+export function toErrorResponse(error: unknown): ErrorResponse {
+  const eventId = randomUUID();
+  let status = 500;
+  let code = 'internal_error';
+  let message = 'Internal server error';
+  let type: string | undefined;
+  let param: string | undefined;
+  let isGatewayError = true;
+  let unexpected = false;
+  const extra: Record<string, unknown> = {};
+  const headers: Record<string, string> = {};
+
+  if (error instanceof GatewayException) {
+    status = error.status;
+    code = error.code;
+    message = error.message;
+    type = error.type;
+    param = error.param;
+    isGatewayError = error.isGatewayError;
+    if (error.reason) extra.error_type = error.reason;
+    Object.assign(extra, error.extraFields);
+    Object.assign(headers, error.headers);
+  } else if (error instanceof HttpException) {
+    status = error.getStatus();
+    code = fromStatus(status);
+    const response = error.getResponse();
+    const raw =
+      typeof response === 'string' ? response : ((response as { message?: unknown }).message ?? error.message);
+    message = Array.isArray(raw) ? raw.map(String).join('; ') : typeof raw === 'string' ? raw : error.message;
+  } else if (error && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string') {
+    const known = FASTIFY_ERRORS[(error as { code: string }).code];
+    const statusCode = (error as { statusCode?: unknown }).statusCode;
+    if (known) {
+      status = known.status;
+      code = known.code;
+      message = known.message ?? (error as Error).message;
+    } else if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+      status = statusCode;
+      code = fromStatus(statusCode);
+      message = (error as Error).message;
+    } else {
+      unexpected = true;
+    }
+  } else {
+    unexpected = true;
+  }
+
+  if (status >= 500 && !(error instanceof GatewayException)) {
+    unexpected = true;
+    message = 'Internal server error';
+    code = 'internal_error';
+    extra.error_type = 'gateway_internal';
+  }
+  if (status === 400 && !extra.error_type) extra.error_type = 'caller_invalid_request';
+
+  const errorType = type ?? errorTypeForStatus(status);
+  const field: GatewayErrorBody['error'] = { type: errorType, code, message, event_id: eventId };
+  if (param !== undefined) field.param = param;
+  return {
+    status,
+    headers,
+    unexpected,
+    body: {
+      event_id: eventId,
+      type: errorType,
+      is_gateway_error: isGatewayError,
+      status_code: status,
+      error: field,
+      extra_fields: extra,
+    },
+  };
+}

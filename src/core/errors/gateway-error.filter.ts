@@ -1,0 +1,54 @@
+import { Catch, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { RouteTable } from '../http/route-table.js';
+import { GatewayException } from './gateway.exception.js';
+import { toErrorResponse } from './error-response.js';
+
+/** Nest's router raises `Cannot <METHOD> <url>` for requests no route matched. */
+function isRouterNotFound(exception: unknown): boolean {
+  return exception instanceof NotFoundException && /^Cannot [A-Z]+ /.test(exception.message);
+}
+
+/** Converts unmatched-route errors into 404 `route_not_found` or 405 with `Allow`. */
+export function routeMissError(method: string, url: string, routes: RouteTable): GatewayException {
+  const path = url.split('?')[0] ?? url;
+  const allowed = routes.allowedMethods(path);
+  if (allowed.length && !allowed.includes(method)) {
+    return new GatewayException(405, 'method_not_allowed', `Method ${method} is not allowed on ${path}`, {
+      headers: { allow: allowed.join(', ') },
+    });
+  }
+  return new GatewayException(404, 'route_not_found', `No route for ${method} ${path}`);
+}
+
+/** Sends a GatewayError for anything thrown; logs unexpected failures with the same event_id. */
+export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Logger): void {
+  const response = toErrorResponse(exception);
+  const log = {
+    event_id: response.body.event_id,
+    req_id: request.id,
+    status: response.status,
+    code: response.body.error.code,
+  };
+  if (response.unexpected) logger.error({ ...log, err: exception }, 'unexpected error');
+  else logger.debug(log, response.body.error.message);
+  if (reply.sent || reply.raw.headersSent) return;
+  void reply.status(response.status).headers(response.headers).send(response.body);
+}
+
+@Catch()
+export class GatewayErrorFilter implements ExceptionFilter {
+  constructor(
+    private readonly logger: Logger,
+    private readonly routes: RouteTable,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const error = isRouterNotFound(exception) ? routeMissError(request.method, request.url, this.routes) : exception;
+    sendError(error, request, reply, this.logger);
+  }
+}

@@ -1,0 +1,66 @@
+import { errorTypeForStatus, type ErrorReason } from './error-catalogue.js';
+
+export interface GatewayExceptionOptions {
+  /** Overrides the `type` derived from the status. */
+  type?: string;
+  /** The request field at fault (`runtime_auth.oauth.client_id`). */
+  param?: string;
+  /** `extra_fields.error_type`. */
+  reason?: ErrorReason;
+  /** Other `extra_fields` (a2a_request_type, routing_info, ...). */
+  extraFields?: Record<string, unknown>;
+  /** Response headers to send with the error (Retry-After, Allow, ...). */
+  headers?: Record<string, string>;
+  /** False when relaying an upstream provider's error. */
+  isGatewayError?: boolean;
+  cause?: unknown;
+}
+
+/**
+ * The one exception domain code throws. The global filter turns it into a GatewayError body; nothing else builds
+ * error bodies.
+ */
+export class GatewayException extends Error {
+  readonly type: string;
+  readonly param?: string;
+  readonly reason?: ErrorReason;
+  readonly extraFields?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+  readonly isGatewayError: boolean;
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    options: GatewayExceptionOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GatewayException';
+    this.type = options.type ?? errorTypeForStatus(status);
+    this.param = options.param;
+    this.reason = options.reason;
+    this.extraFields = options.extraFields;
+    this.headers = options.headers;
+    this.isGatewayError = options.isGatewayError ?? true;
+  }
+
+  static validation(param: string, message: string): GatewayException {
+    return new GatewayException(400, 'validation_failed', message, { param, reason: 'caller_invalid_request' });
+  }
+
+  static notFound(resource: string, message: string): GatewayException {
+    return new GatewayException(404, `${resource}_not_found`, message);
+  }
+
+  static conflict(message: string, param?: string): GatewayException {
+    return new GatewayException(409, 'already_exists', message, { param });
+  }
+
+  static unauthorized(code: string, message: string): GatewayException {
+    return new GatewayException(401, code, message, { reason: 'policy_access_denied' });
+  }
+
+  static forbidden(code: string, message: string): GatewayException {
+    return new GatewayException(403, code, message, { reason: 'policy_access_denied' });
+  }
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { MetricsService } from '../metrics/metrics.service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    startedAt?: number;
+  }
+}
+
+/** Request id echo, one structured access-log line per request, and request metrics by route pattern. */
+export function registerHttpHooks(fastify: FastifyInstance, logger: Logger, metrics: MetricsService): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    request.startedAt = performance.now();
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const seconds = (performance.now() - (request.startedAt ?? performance.now())) / 1000;
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, seconds);
+    logger.info(
+      {
+        req_id: request.id,
+        method: request.method,
+        route,
+        url: request.url.split('?')[0],
+        status: reply.statusCode,
+        duration_ms: Math.round(seconds * 100000) / 100,
+        remote: request.ip,
+      },
+      'request completed',
+    );
+    done();
+  });
+}

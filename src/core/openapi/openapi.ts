@@ -1,0 +1,89 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { errorDescription } from '../errors/api-errors.decorator.js';
+import { ErrorExtraFieldsDto, ErrorFieldDto, GatewayErrorDto } from '../errors/gateway-error.dto.js';
+import { API_VERSION } from '../version.js';
+
+const ERROR_REF = { $ref: '#/components/schemas/GatewayErrorDto' };
+const MANAGEMENT_SECURITY = ['BasicAuth', 'ManagementBearerAuth', 'SetupToken'];
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+/** Every operation lists its error responses with the GatewayError schema. */
+function addDefaultErrors(document: OpenAPIObject): void {
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(
+      pathItem as Record<string, { responses?: Record<string, unknown>; security?: Array<Record<string, unknown>> }>,
+    )) {
+      if (!operation || typeof operation !== 'object' || !operation.responses) continue;
+      const isManagement = (operation.security ?? []).some((s) => MANAGEMENT_SECURITY.some((name) => name in s));
+      const isVirtualKey = (operation.security ?? []).some((s) => 'BearerAuth' in s || 'ApiKeyAuth' in s);
+      const statuses = [400, 500, ...(isManagement || isVirtualKey ? [401, 403] : [])];
+      for (const status of statuses) {
+        operation.responses[String(status)] ??= {
+          description: errorDescription(status),
+          content: { 'application/json': { schema: ERROR_REF } },
+        };
+      }
+    }
+  }
+}
+
+/** Builds the OpenAPI document from the running application, sorted so the committed file diffs cleanly. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('AI Gateway')
+    .setDescription('Unified inference, agent and management API of the AI gateway')
+    .setVersion(API_VERSION)
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'Virtual key or provider key (inference and agent data plane)' },
+      'BearerAuth',
+    )
+    .addBasicAuth(
+      { type: 'http', scheme: 'basic', description: 'Admin username and password (management only)' },
+      'BasicAuth',
+    )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Virtual key (inference only)' },
+      'ApiKeyAuth',
+    )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Management API key, dashboard session token, or base64 of admin-username:admin-password',
+      },
+      'ManagementBearerAuth',
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Gateway-Setup-Token',
+        description: 'Setup token (open-source setup lock)',
+      },
+      'SetupToken',
+    )
+    .build();
+  const document = SwaggerModule.createDocument(app, config, {
+    extraModels: [GatewayErrorDto, ErrorFieldDto, ErrorExtraFieldsDto],
+    operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+  });
+  addDefaultErrors(document);
+  return sortKeys(document) as OpenAPIObject;
+}
+
+/** Serves the document at /openapi.json and a UI at /docs. */
+export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', raw: ['json'] });
+}

@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DataSource, type DataSourceOptions, type Logger as TypeOrmLogger } from 'typeorm';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config/gateway-config.js';
+import { MIGRATIONS } from '../../../migrations/index.js';
+import { PGlitePool, pgliteDriver } from './pglite-pool.js';
+
+/** Sends TypeORM's own messages to the structured logger; SQL text is never logged above debug. */
+class TypeOrmPinoLogger implements TypeOrmLogger {
+  constructor(private readonly logger: Logger) {}
+  logQuery(query: string): void {
+    this.logger.trace({ context: 'typeorm' }, query);
+  }
+  logQueryError(error: string | Error): void {
+    this.logger.debug({ context: 'typeorm', err: String(error) }, 'query failed');
+  }
+  logQuerySlow(time: number): void {
+    this.logger.warn({ context: 'typeorm', time }, 'slow query');
+  }
+  logSchemaBuild(message: string): void {
+    this.logger.debug({ context: 'typeorm' }, message);
+  }
+  logMigration(message: string): void {
+    this.logger.info({ context: 'migrations' }, message);
+  }
+  log(level: 'log' | 'info' | 'warn', message: unknown): void {
+    this.logger[level === 'warn' ? 'warn' : 'debug']({ context: 'typeorm' }, String(message));
+  }
+}
+
+export interface DatabaseTarget {
+  kind: 'postgres' | 'pglite';
+  /** Where the data lives, without credentials (for the start-up log line). */
+  description: string;
+}
+
+export function describeDatabase(config: GatewayConfig): DatabaseTarget {
+  if (config.database_url) {
+    const url = new URL(config.database_url);
+    return { kind: 'postgres', description: `postgres://${url.hostname}:${url.port || 5432}${url.pathname}` };
+  }
+  return { kind: 'pglite', description: `pglite:${resolve(config.app_dir, 'pgdata')}` };
+}
+
+/** Builds the DataSource for Postgres (`database_url`) or PGlite in `<app_dir>/pgdata`. Entities are added by modules. */
+export function createDataSource(
+  config: GatewayConfig,
+  logger: Logger,
+  entities: DataSourceOptions['entities'],
+  pgliteDataDir?: string | null,
+): DataSource {
+  const common = {
+    type: 'postgres' as const,
+    entities,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    installExtensions: false,
+    uuidExtension: 'pgcrypto' as const,
+    logger: new TypeOrmPinoLogger(logger),
+  };
+  if (config.database_url) {
+    return new DataSource({ ...common, url: config.database_url, poolSize: 10, applicationName: 'ai-gateway' });
+  }
+  // `null` asks for an in-memory database (tests); otherwise the app dir keeps the files.
+  let dataDir: string | undefined;
+  if (pgliteDataDir !== null) {
+    dataDir = pgliteDataDir ?? join(config.app_dir, 'pgdata');
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const pool = new PGlitePool(dataDir);
+  return new DataSource({ ...common, driver: pgliteDriver(pool), poolSize: 1 });
+}

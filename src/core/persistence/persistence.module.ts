@@ -1,0 +1,43 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSourceOptions } from 'typeorm';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config/gateway-config.js';
+import { createDataSource } from './data-source.factory.js';
+import { runMigrations } from './migration-runner.js';
+
+export interface PersistenceOptions {
+  config: GatewayConfig;
+  logger: Logger;
+  /** `null` keeps the embedded database in memory (tests); default `<app_dir>/pgdata`. */
+  pgliteDataDir?: string | null;
+}
+
+/** The one DataSource: Postgres when `database_url` is set, else PGlite. Migrated at start under an advisory lock. */
+@Module({})
+export class PersistenceModule {
+  static forRoot(options: PersistenceOptions): DynamicModule {
+    return {
+      module: PersistenceModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({ type: 'postgres', autoLoadEntities: true, retryAttempts: 1, retryDelay: 1000 }),
+          dataSourceFactory: async (typeormOptions?: DataSourceOptions) => {
+            const dataSource = createDataSource(
+              options.config,
+              options.logger,
+              typeormOptions?.entities ?? [],
+              options.pgliteDataDir,
+            );
+            await dataSource.initialize();
+            const applied = await runMigrations(dataSource);
+            if (applied.length) {
+              options.logger.debug({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
+            }
+            return dataSource;
+          },
+        }),
+      ],
+    };
+  }
+}

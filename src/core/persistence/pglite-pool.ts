@@ -1,0 +1,140 @@
+import { EventEmitter } from 'node:events';
+import { PGlite, types, type PGliteOptions, type Results } from '@electric-sql/pglite';
+
+type Callback<T> = (err: Error | null, value?: T) => void;
+interface PgLikeResult {
+  rows: unknown[];
+  rowCount: number;
+  command: string;
+  fields: Results['fields'];
+}
+
+/** Parses values the way node-postgres does, so entities read the same types on both databases. */
+const PG_COMPATIBLE_PARSERS = {
+  [types.INT8]: (v: string) => v,
+  [types.NUMERIC]: (v: string) => v,
+};
+
+function commandOf(sql: string): string {
+  return /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? '';
+}
+
+/**
+ * A node-postgres-shaped pool over one PGlite instance, handed to TypeORM as its `pg` driver.
+ *
+ * PGlite is a single connection, so the pool lends its one client to one query runner at a time and queues the rest:
+ * a transaction on one runner can never interleave with statements from another. Code must not hold a runner while
+ * waiting on a second one (that would wait forever here, as it would on a pool of size one).
+ */
+export class PGlitePool extends EventEmitter {
+  private readonly ready: Promise<PGlite>;
+  private busy = false;
+  private readonly waiting: Array<() => void> = [];
+  private closed = false;
+
+  constructor(dataDir: string | undefined, options: PGliteOptions = {}) {
+    super();
+    this.ready = PGlite.create({ dataDir, ...options, parsers: { ...PG_COMPATIBLE_PARSERS, ...options.parsers } });
+  }
+
+  get instance(): Promise<PGlite> {
+    return this.ready;
+  }
+
+  connect(callback: (err: Error | null, client?: PGliteClient, release?: () => void) => void): void {
+    const lend = () => {
+      this.busy = true;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        const next = this.waiting.shift();
+        if (next) next();
+        else this.busy = false;
+      };
+      this.ready.then(
+        (db) => callback(null, new PGliteClient(db), release),
+        (err: Error) => {
+          release();
+          callback(err);
+        },
+      );
+    };
+    if (this.closed) return callback(new Error('PGlite pool is closed'));
+    if (this.busy) this.waiting.push(lend);
+    else lend();
+  }
+
+  /** Pool-level query (used by TypeORM only for one-off statements); waits its turn like any client. */
+  query(
+    sql: string,
+    params?: unknown[] | Callback<PgLikeResult>,
+    callback?: Callback<PgLikeResult>,
+  ): Promise<PgLikeResult> {
+    const cb = typeof params === 'function' ? params : callback;
+    const values = typeof params === 'function' ? undefined : params;
+    return new Promise<PgLikeResult>((resolve, reject) => {
+      this.connect((err, client, release) => {
+        if (err || !client || !release) {
+          cb?.(err ?? new Error('no client'));
+          return reject(err ?? new Error('no client'));
+        }
+        client.query(sql, values).then(
+          (result) => {
+            release();
+            cb?.(null, result);
+            resolve(result);
+          },
+          (error: Error) => {
+            release();
+            cb?.(error);
+            reject(error);
+          },
+        );
+      });
+    });
+  }
+
+  end(callback?: (err?: Error) => void): Promise<void> {
+    this.closed = true;
+    const done = this.ready.then((db) => db.close());
+    done.then(
+      () => callback?.(),
+      (err: Error) => callback?.(err),
+    );
+    return done;
+  }
+}
+
+export class PGliteClient extends EventEmitter {
+  constructor(private readonly db: PGlite) {
+    super();
+  }
+
+  async query(sql: string, params?: unknown[]): Promise<PgLikeResult> {
+    if (params && params.length > 0) {
+      const r = await this.db.query(sql, params);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length, command: commandOf(sql), fields: r.fields };
+    }
+    // Without parameters a string may hold several statements (migrations); TypeORM expects the last result.
+    const results = await this.db.exec(sql);
+    const last = results[results.length - 1];
+    return {
+      rows: last?.rows ?? [],
+      rowCount: last?.affectedRows ?? last?.rows.length ?? 0,
+      command: commandOf(sql),
+      fields: last?.fields ?? [],
+    };
+  }
+}
+
+/** The object TypeORM's postgres driver loads in place of `pg`. */
+export function pgliteDriver(pool: PGlitePool): { Pool: new () => PGlitePool } {
+  return {
+    Pool: class {
+      constructor() {
+        return pool;
+      }
+    } as unknown as new () => PGlitePool,
+  };
+}

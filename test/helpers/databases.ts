@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** Creates an empty database on the test server for one suite and returns its URL and a drop function. */
+export async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `gw_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => dropDatabaseByUrl(serverUrl, url.toString()) };
+}
+
+export async function dropDatabaseByUrl(serverUrl: string, databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  if (!/^gw_test_[0-9a-f]+$/.test(name)) throw new Error(`refusing to drop ${name}`);
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await client.end();
+}

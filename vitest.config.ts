@@ -1,0 +1,17 @@
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+
+// SWC compiles the sources so decorator metadata (Nest DI, class-validator, TypeORM) is emitted.
+export default defineConfig({
+  plugins: [swc.vite({ module: { type: 'es6' } })],
+  test: {
+    include: ['test/**/*.e2e-spec.ts', 'test/**/*.spec.ts'],
+    globalSetup: ['test/helpers/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    fileParallelism: true,
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
