@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.e2e-spec.ts', 'test/**/*.spec.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
+    setupFiles: ['reflect-metadata'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

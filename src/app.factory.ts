@@ -20,6 +20,8 @@ export interface CreateAppOptions {
   logger: Logger;
   /** `null` keeps the embedded database in memory (tests and OpenAPI generation). */
   pgliteDataDir?: string | null;
+  /** A PGlite data dir dump to start from instead of running initdb (tests). */
+  pgliteTemplate?: Blob;
   /** Extra modules mounted beside the gateway's own (tests). */
   extraModules?: Array<Type | DynamicModule>;
 }

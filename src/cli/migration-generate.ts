@@ -11,7 +11,8 @@ import { createOfflineApp } from './cli-app.js';
  * difference exists. Runs on the embedded engine, or on DATABASE_URL when set.
  */
 const { values } = parseArgs({ options: { name: { type: 'string' }, check: { type: 'boolean' } } });
-const { app } = await createOfflineApp();
+// The one setting read from the environment here: which database to compare against.
+const { app } = await createOfflineApp({ database_url: process.env.DATABASE_URL || undefined });
 const dataSource = app.get<DataSource>(getDataSourceToken());
 const sql = await dataSource.driver.createSchemaBuilder().log();
 await app.close();

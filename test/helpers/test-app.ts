@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamicModule, Type } from '@nestjs/common';
@@ -14,6 +15,14 @@ import { createScratchDatabase, dropDatabaseByUrl } from './databases.js';
 import { HttpClient } from './http.js';
 import { LogCapture } from './log-capture.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env.js';
+
+let template: Promise<Blob | undefined> | undefined;
+/** The initdb'd PGlite data dir that global setup dumped once for the whole run. */
+function pgliteTemplate(): Promise<Blob | undefined> {
+  const path = process.env.GW_TEST_PGLITE_TEMPLATE;
+  template ??= path ? readFile(path).then((bytes) => new Blob([bytes])) : Promise.resolve(undefined);
+  return template;
+}
 
 export interface TestAppOptions {
   /** Config keys as in the config file (snake_case), merged over the test defaults. */
@@ -82,6 +91,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     config,
     logger,
     pgliteDataDir: databaseUrl || options.appDir ? undefined : null,
+    pgliteTemplate: databaseUrl || options.appDir ? undefined : await pgliteTemplate(),
     extraModules: options.extraModules,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -164,7 +164,9 @@ export function loadConfig(sources: ConfigSources = {}): GatewayConfig {
   if (configPath) merged.config_path = resolve(configPath);
 
   const config = plainToInstance(GatewayConfig, merged, { exposeDefaultValues: true });
-  problems.push(...flatten(validateSync(config, { whitelist: true, forbidNonWhitelisted: true })));
+  problems.push(
+    ...flatten(validateSync(config, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true })),
+  );
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

@@ -41,9 +41,9 @@ export class AuthConfig {
 }
 
 export class LimitsConfig {
-  @IsInt()
-  @Min(1024)
   @Max(1024 * 1024 * 1024)
+  @Min(1024)
+  @IsInt()
   max_body_bytes = 10 * 1024 * 1024;
 }
 
@@ -97,9 +97,9 @@ export class GatewayConfig {
   @IsString()
   host = '127.0.0.1';
 
-  @IsInt()
-  @Min(0)
   @Max(65535)
+  @Min(0)
+  @IsInt()
   port = 8080;
 
   @IsString()
@@ -109,12 +109,10 @@ export class GatewayConfig {
   role: ProcessRole = 'all';
 
   @IsOptional()
-  @IsString()
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
   database_url?: string;
 
   @IsOptional()
-  @IsString()
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   redis_url?: string;
 

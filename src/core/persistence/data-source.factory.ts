@@ -49,6 +49,7 @@ export function createDataSource(
   logger: Logger,
   entities: DataSourceOptions['entities'],
   pgliteDataDir?: string | null,
+  pgliteTemplate?: Blob,
 ): DataSource {
   const common = {
     type: 'postgres' as const,
@@ -70,6 +71,6 @@ export function createDataSource(
     dataDir = pgliteDataDir ?? join(config.app_dir, 'pgdata');
     mkdirSync(dataDir, { recursive: true });
   }
-  const pool = new PGlitePool(dataDir);
+  const pool = new PGlitePool(dataDir, pgliteTemplate ? { loadDataDir: pgliteTemplate } : {});
   return new DataSource({ ...common, driver: pgliteDriver(pool), poolSize: 1 });
 }

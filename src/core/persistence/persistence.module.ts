@@ -11,6 +11,8 @@ export interface PersistenceOptions {
   logger: Logger;
   /** `null` keeps the embedded database in memory (tests); default `<app_dir>/pgdata`. */
   pgliteDataDir?: string | null;
+  /** A PGlite data dir dump to start from instead of running initdb (tests: saves seconds per app). */
+  pgliteTemplate?: Blob;
 }
 
 /** The one DataSource: Postgres when `database_url` is set, else PGlite. Migrated at start under an advisory lock. */
@@ -28,6 +30,7 @@ export class PersistenceModule {
               options.logger,
               typeormOptions?.entities ?? [],
               options.pgliteDataDir,
+              options.pgliteTemplate,
             );
             await dataSource.initialize();
             const applied = await runMigrations(dataSource);
