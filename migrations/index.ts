@@ -1,2 +1,11 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
-export const MIGRATIONS: Array<new () => unknown> = [];
+import { AgentsGateway1795305956112 } from './1795305956112-AgentsGateway.js';
+import { SessionsAndAuditLogs1795305771855 } from './1795305771855-SessionsAndAuditLogs.js';
+import { Agents1795305750739 } from './1795305750739-Agents.js';
+import { Governance1795305672675 } from './1795305672675-Governance.js';
+export const MIGRATIONS: Array<new () => unknown> = [
+  Governance1795305672675,
+  Agents1795305750739,
+  SessionsAndAuditLogs1795305771855,
+  AgentsGateway1795305956112,
+];

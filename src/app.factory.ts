@@ -59,6 +59,12 @@ export async function createGatewayApp(options: CreateAppOptions): Promise<Gatew
   app.useGlobalFilters(new GatewayErrorFilter(logger, routes));
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app, buildOpenApiDocument(app));
-  await app.init();
+  try {
+    await app.init();
+  } catch (err) {
+    // Close what did start (pools, Redis, workers) so a failed start leaves nothing running.
+    await app.close().catch(() => undefined);
+    throw err;
+  }
   return { app, routes };
 }

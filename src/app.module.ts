@@ -6,6 +6,15 @@ import { CoreModule } from './core/core.module.js';
 import { LoggingModule } from './core/logging/logging.module.js';
 import { PersistenceModule } from './core/persistence/persistence.module.js';
 import { RedisModule } from './core/redis/redis.module.js';
+import { AuthModule } from './core/auth/auth.module.js';
+import { SessionModule } from './modules/session/session.module.js';
+import { AuditModule } from './modules/audit/audit.module.js';
+import { GovernanceModule } from './modules/governance/governance.module.js';
+import { QueueModule } from './core/queue/queue.module.js';
+import { MaintenanceModule } from './core/maintenance/maintenance.module.js';
+import { SecretsModule } from './core/secrets/secrets.module.js';
+import { AgentsModule } from './modules/agents/agents.module.js';
+import { AgentsGatewayModule } from './modules/agents/agents-gateway.module.js';
 
 export interface AppModuleOptions {
   config: GatewayConfig;
@@ -28,7 +37,16 @@ export class AppModule {
         LoggingModule.forRoot(options.logger),
         PersistenceModule.forRoot(options),
         RedisModule.forRoot(),
+        QueueModule.forRoot(options.config),
+        MaintenanceModule,
         CoreModule,
+        SecretsModule,
+        GovernanceModule,
+        AuthModule,
+        SessionModule,
+        AuditModule,
+        AgentsModule,
+        AgentsGatewayModule,
         ...(options.extraModules ?? []),
       ],
     };

@@ -18,7 +18,7 @@ describe(`persistence (${RUN_MODE})`, () => {
     const appDir = mkdtempSync(join(tmpdir(), 'gw-persist-'));
     const first = await startTestApp({ appDir, keepDatabase: true });
     const db = dataSourceOf(first);
-    const applied = (await db.query('SELECT name FROM schema_migrations ORDER BY id')) as Array<{ name: string }>;
+    const applied = await db.query<Array<{ name: string }>>('SELECT name FROM schema_migrations ORDER BY id');
     expect(applied.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
     await db.query('CREATE TABLE restart_probe (id int PRIMARY KEY, note text NOT NULL)');
     await db.query(`INSERT INTO restart_probe VALUES (1, 'written before restart')`);
@@ -26,11 +26,13 @@ describe(`persistence (${RUN_MODE})`, () => {
 
     const second = await startTestApp({ appDir, databaseUrl: first.databaseUrl });
     try {
-      const rows = (await dataSourceOf(second).query('SELECT note FROM restart_probe')) as Array<{ note: string }>;
+      const rows = await dataSourceOf(second).query<Array<{ note: string }>>('SELECT note FROM restart_probe');
       expect(rows).toEqual([{ note: 'written before restart' }]);
-      const again = (await dataSourceOf(second).query('SELECT count(*)::int AS n FROM schema_migrations')) as Array<{
-        n: number;
-      }>;
+      const again = await dataSourceOf(second).query<
+        Array<{
+          n: number;
+        }>
+      >('SELECT count(*)::int AS n FROM schema_migrations');
       expect(again[0]!.n).toBe(MIGRATIONS.length);
     } finally {
       await second.close();
@@ -53,7 +55,7 @@ describe(`persistence (${RUN_MODE})`, () => {
       const plain = Promise.all([1, 2, 3].map((id) => db.query('INSERT INTO tx_probe VALUES ($1)', [id])));
       expect(await failing).toBe('rolled back');
       await plain;
-      const rows = (await db.query('SELECT id FROM tx_probe ORDER BY id')) as Array<{ id: number }>;
+      const rows = await db.query<Array<{ id: number }>>('SELECT id FROM tx_probe ORDER BY id');
       expect(rows.map((r) => r.id)).toEqual([1, 2, 3]);
       // UPDATE/DELETE report affected rows on both engines.
       const result = await db.createQueryBuilder().delete().from('tx_probe').where('id > :min', { min: 1 }).execute();
@@ -69,9 +71,9 @@ describe(`persistence (${RUN_MODE})`, () => {
       const apps = await Promise.all(
         [1, 2, 3].map(() => startTestApp({ databaseUrl: scratch.url, keepDatabase: true })),
       );
-      const rows = (await dataSourceOf(apps[0]!).query(
+      const rows = await dataSourceOf(apps[0]!).query<Array<{ name: string; n: number }>>(
         'SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name',
-      )) as Array<{ name: string; n: number }>;
+      );
       expect(rows).toHaveLength(MIGRATIONS.length);
       expect(rows.every((r) => r.n === 1)).toBe(true);
       for (const app of apps) expect((await app.http.get('/health')).status).toBe(200);

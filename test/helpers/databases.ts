@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 
 /** Creates an empty database on the test server for one suite and returns its URL and a drop function. */
@@ -20,4 +21,21 @@ export async function dropDatabaseByUrl(serverUrl: string, databaseUrl: string):
   await client.connect();
   await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await client.end();
+}
+
+/** Deletes every Redis key a test app wrote under its own prefix. */
+export async function deleteRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  if (!/^gwt-[0-9a-f]+$/.test(prefix)) return;
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
 }

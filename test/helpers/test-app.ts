@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/core/config/config.loader.js';
 import type { GatewayConfig } from '../../src/core/config/gateway-config.js';
 import type { RouteTable } from '../../src/core/http/route-table.js';
 import { createLogger } from '../../src/core/logging/logger.js';
-import { createScratchDatabase, dropDatabaseByUrl } from './databases.js';
+import { createScratchDatabase, deleteRedisPrefix, dropDatabaseByUrl } from './databases.js';
 import { HttpClient } from './http.js';
 import { LogCapture } from './log-capture.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env.js';
@@ -87,13 +87,27 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = loadConfig({ env: options.env ?? {}, overrides });
   const logs = new LogCapture();
   const logger = createLogger(config.log_level, logs);
-  const { app, routes } = await createGatewayApp({
-    config,
-    logger,
-    pgliteDataDir: databaseUrl || options.appDir ? undefined : null,
-    pgliteTemplate: databaseUrl || options.appDir ? undefined : await pgliteTemplate(),
-    extraModules: options.extraModules,
-  });
+  const ownsRedisPrefix = TEST_REDIS_URL && !options.redisPrefix ? config.redis_prefix : undefined;
+  const cleanUp = async () => {
+    if (!options.keepDatabase) await dropDatabase?.();
+    if (ownsRedisPrefix) await deleteRedisPrefix(TEST_REDIS_URL!, ownsRedisPrefix);
+  };
+  let created;
+  try {
+    created = await createGatewayApp({
+      config,
+      logger,
+      pgliteDataDir: databaseUrl || options.appDir ? undefined : null,
+      pgliteTemplate: databaseUrl || options.appDir ? undefined : await pgliteTemplate(),
+      extraModules: options.extraModules,
+    });
+  } catch (err) {
+    // Only what this call created: a database handed in belongs to the caller's other app.
+    if (!options.databaseUrl) await cleanUp();
+    else if (ownsRedisPrefix) await deleteRedisPrefix(TEST_REDIS_URL!, ownsRedisPrefix);
+    throw err;
+  }
+  const { app, routes } = created;
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -111,8 +125,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (closed) return;
       closed = true;
       await app.close();
-      // A restart test keeps the database for the next app, which drops it.
-      if (!options.keepDatabase) await dropDatabase?.();
+      // A restart test keeps the database for the next app, which drops it; a shared Redis prefix is the first app's.
+      await cleanUp();
     },
   };
 }

@@ -1,0 +1,89 @@
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { GatewayConfig } from '../config/gateway-config.js';
+import { GatewayException } from '../errors/gateway.exception.js';
+import { LOGGER } from '../logging/logging.module.js';
+import { buildAbility, type GatewayAbility } from './ability.factory.js';
+import { formatPermission, type Operation, type Resource } from './permissions.js';
+import type { Principal } from './principal.js';
+import { RequestAuthenticator } from './request-authenticator.service.js';
+import { ENTERPRISE_ONLY, ROUTE_ACCESS, type RouteAccess } from './route-access.decorator.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The route's declaration, as the guard read it (the audit hook reads it too). */
+    routeAccess?: RouteAccess;
+    /** The management principal's CASL ability, built once per request (services may check records with it). */
+    ability?: GatewayAbility;
+  }
+}
+
+/**
+ * The one global guard: authenticates every request by its route's declaration and, in the enterprise edition,
+ * checks the declared permission with the principal's CASL ability.
+ */
+@Injectable()
+export class GatewayAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly config: GatewayConfig,
+    private readonly authenticator: RequestAuthenticator,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const targets = [context.getHandler(), context.getClass()];
+    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, targets);
+    if (!access) {
+      // A programming error (the route-table test fails on it): refuse rather than serve an unguarded route.
+      this.logger.error(
+        { method: request.method, route: request.routeOptions.url, handler: context.getHandler().name },
+        'route has no access declaration (@Public, @Permission, @Authenticated or @VirtualKeyAuth); refusing',
+      );
+      throw GatewayException.forbidden('permission_denied', 'This route declares no access rule');
+    }
+    request.routeAccess = access;
+    switch (access.kind) {
+      case 'public':
+        return true;
+      case 'virtual-key': {
+        const principal = await this.authenticator.authenticateVirtualKey(request, access.optional ?? false);
+        if (principal) request.principal = principal;
+        return true;
+      }
+      case 'management': {
+        const principal = await this.authenticator.authenticateManagement(request);
+        request.principal = principal;
+        request.ability = buildAbility(principal);
+        if (this.config.edition === 'oss' && this.reflector.getAllAndOverride<boolean>(ENTERPRISE_ONLY, targets)) {
+          throw new GatewayException(
+            404,
+            'enterprise_only',
+            'This operation is available in the enterprise edition only',
+          );
+        }
+        if (this.config.edition === 'enterprise' && access.operation !== null) {
+          this.checkPermission(principal, request.ability, access.resource, access.operation);
+        }
+        return true;
+      }
+    }
+  }
+
+  private checkPermission(
+    principal: Principal,
+    ability: GatewayAbility,
+    resource: Resource,
+    operation: Operation,
+  ): void {
+    // The local admin (admin password, or any caller while dashboard auth is off) bypasses permission checks.
+    if (principal.permissions === 'all') return;
+    if (ability.can(operation, resource)) return;
+    const permission = formatPermission({ resource, operation });
+    throw GatewayException.forbidden('permission_denied', `Missing permission ${permission}`);
+  }
+}

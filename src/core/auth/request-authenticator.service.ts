@@ -1,0 +1,73 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { GatewayConfig } from '../config/gateway-config.js';
+import { GatewayException } from '../errors/gateway.exception.js';
+import { presentsVirtualKey, readCredentials } from './credentials.util.js';
+import { isSetupLockActive } from './dashboard-auth.js';
+import type { Principal } from './principal.js';
+import { SESSION_VERIFIER, type SessionVerifier } from './session-verifier.js';
+import { BasicAuthStrategy } from './strategies/basic-auth.strategy.js';
+import { ManagementBearerStrategy } from './strategies/management-bearer.strategy.js';
+import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
+import { VirtualKeyStrategy } from './strategies/virtual-key.strategy.js';
+
+/**
+ * Turns a request's credentials into a Principal with the strategy each scheme calls for. Stateless: nothing is
+ * stored on a session; the guard puts the principal on the request. Also usable by routes registered on Fastify
+ * directly (which Nest guards do not reach).
+ */
+@Injectable()
+export class RequestAuthenticator {
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly basic: BasicAuthStrategy,
+    private readonly bearer: ManagementBearerStrategy,
+    private readonly setup: SetupTokenStrategy,
+    private readonly virtualKeys: VirtualKeyStrategy,
+    @Optional() @Inject(SESSION_VERIFIER) private readonly sessions: SessionVerifier | null,
+  ) {}
+
+  /** A management caller (`/api/*`, `/metrics`, `/ws`), or a GatewayException (401/403). */
+  async authenticateManagement(request: FastifyRequest): Promise<Principal> {
+    const credentials = readCredentials(request);
+    if (presentsVirtualKey(credentials)) {
+      throw GatewayException.unauthorized(
+        'virtual_key_not_accepted',
+        'Virtual keys and the x-api-key header are not accepted on management APIs',
+      );
+    }
+    // Without dashboard auth the setup lock authenticates management callers in both editions: the contract's rule 3
+    // lets them bypass permission checks, but an enterprise deployment must not be open to anyone who can reach it.
+    if (isSetupLockActive(this.config)) return this.setup.validate(credentials);
+    if (credentials.basic) return this.basic.validate(credentials.basic);
+    if (credentials.bearer !== undefined) return this.bearer.validate(credentials.bearer);
+    if (credentials.malformedAuthorization) {
+      throw GatewayException.unauthorized('invalid_credentials', 'Unsupported or malformed Authorization header');
+    }
+    if (credentials.sessionCookie) {
+      const principal = await this.sessions?.verifyDashboardSession(credentials.sessionCookie);
+      if (principal) return principal;
+      throw GatewayException.unauthorized('invalid_credentials', 'The session has expired or was revoked');
+    }
+    throw GatewayException.unauthorized(
+      'missing_credentials',
+      'Management credentials are required (Basic, or Bearer with a management key or session token)',
+    );
+  }
+
+  /** A data-plane caller by virtual key; null when the key is optional and none was presented. */
+  authenticateVirtualKey(request: FastifyRequest, optional = false): Promise<Principal | null> {
+    return this.virtualKeys.validate(readCredentials(request), optional);
+  }
+
+  /** Whether the request carries a valid management credential (for `GET /api/session/is-auth-enabled`). */
+  async hasValidCredential(request: FastifyRequest): Promise<boolean> {
+    try {
+      await this.authenticateManagement(request);
+      return true;
+    } catch (err) {
+      if (err instanceof GatewayException) return false;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,14 @@
+import type { Principal } from './principal.js';
+
+/**
+ * What the guard needs from the session module (which owns the session tables), behind a token so the core does
+ * not depend on a domain module.
+ */
+export const SESSION_VERIFIER = Symbol('SESSION_VERIFIER');
+
+export interface SessionVerifier {
+  /** A dashboard session token → the principal it stands for, or null when unknown, expired or revoked. */
+  verifyDashboardSession(token: string): Promise<Principal | null>;
+  /** A setup session cookie → its session id, or null when unknown or expired. */
+  verifySetupSession(token: string): Promise<string | null>;
+}

@@ -1,0 +1,41 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { GatewayException } from '../../errors/gateway.exception.js';
+import { AdminCredentialsService } from '../admin-credentials.service.js';
+import { MANAGEMENT_KEY_PREFIX, splitUserPassword } from '../credentials.util.js';
+import { IDENTITY_PROVIDER, type IdentityProvider } from '../identity-provider.js';
+import type { Principal } from '../principal.js';
+import { SESSION_VERIFIER, type SessionVerifier } from '../session-verifier.js';
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * ManagementBearerAuth: a `gwm_` management API key, a dashboard session token, or (legacy) base64 of
+ * `<admin-username>:<admin-password>`. Stateless.
+ */
+@Injectable()
+export class ManagementBearerStrategy {
+  constructor(
+    private readonly admin: AdminCredentialsService,
+    @Optional() @Inject(IDENTITY_PROVIDER) private readonly identity: IdentityProvider | null,
+    @Optional() @Inject(SESSION_VERIFIER) private readonly sessions: SessionVerifier | null,
+  ) {}
+
+  async validate(token: string): Promise<Principal> {
+    const principal = await this.tryValidate(token);
+    if (principal) return principal;
+    throw GatewayException.unauthorized('invalid_credentials', 'Invalid, expired or revoked bearer token');
+  }
+
+  async tryValidate(token: string): Promise<Principal | null> {
+    if (token.startsWith(MANAGEMENT_KEY_PREFIX)) {
+      return (await this.identity?.verifyManagementKey(token)) ?? null;
+    }
+    const session = await this.sessions?.verifyDashboardSession(token);
+    if (session) return session;
+    if (BASE64.test(token)) {
+      const pair = splitUserPassword(Buffer.from(token, 'base64').toString('utf8'));
+      if (pair && (await this.admin.verify(pair.username, pair.password))) return this.admin.principal('legacy_bearer');
+    }
+    return null;
+  }
+}

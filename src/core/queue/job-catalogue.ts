@@ -1,0 +1,98 @@
+/**
+ * The one table of background jobs: every job's name, payload type, queue, retries, backoff, idempotency key and
+ * schedule are declared here, so drivers, handlers and callers agree by construction. To add a job: an entry in JOBS,
+ * its payload in JobPayloads (ids only, never secrets: payloads are stored in Redis) and its row in JOB_SETTINGS (the
+ * mapped type makes a missing row a compile error), then exactly one `@JobHandler(name)` method on a provider
+ * (start-up fails otherwise) and `QueueService.enqueue(name, payload)` where it is triggered.
+ */
+
+/** BullMQ queue names (one worker per queue). */
+export const QUEUES = {
+  default: 'gateway',
+  maintenance: 'gateway-maintenance',
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/** Jobs of one queue run at most this many at a time per worker process. */
+export const QUEUE_CONCURRENCY: { [Q in QueueName]: number } = {
+  gateway: 5,
+  'gateway-maintenance': 1,
+};
+
+export const JOBS = {
+  purgeExpired: 'maintenance.purge-expired',
+  agentsPushDeliver: 'agents.push-deliver',
+} as const;
+export type JobName = (typeof JOBS)[keyof typeof JOBS];
+
+export interface JobPayloads {
+  'maintenance.purge-expired': { reason?: string };
+  /** Re-deliver one stored push event (agent_push_events.id) to its client webhook. Ids only, never secrets. */
+  'agents.push-deliver': { push_event_id: string };
+}
+
+export interface JobBackoff {
+  type: 'fixed' | 'exponential';
+  /** Fixed: the delay between attempts. Exponential: delayMs * 2^(attempt - 1). */
+  delayMs: number;
+}
+
+export interface JobSettings<K extends JobName> {
+  queue: QueueName;
+  /** Total attempts including the first run. */
+  attempts: number;
+  backoff: JobBackoff;
+  /** Derives the job id from the payload: enqueuing the same id while that job exists returns the existing job. */
+  idempotencyKey?: (payload: JobPayloads[K]) => string;
+  /** Run on a schedule every this many milliseconds (workers only; a first run at start), with `repeatPayload`. */
+  repeatEveryMs?: number;
+  /** The payload of scheduled runs; required with repeatEveryMs. */
+  repeatPayload?: JobPayloads[K];
+  /** How long a finished (completed or failed) job stays readable by id. Default one hour. */
+  keepCompletedMs?: number;
+  /** Abort the attempt (signal) and fail it after this long. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_KEEP_COMPLETED_MS = 60 * 60 * 1000;
+
+export const JOB_SETTINGS: { [K in JobName]: JobSettings<K> } = {
+  'maintenance.purge-expired': {
+    queue: QUEUES.maintenance,
+    attempts: 3,
+    backoff: { type: 'exponential', delayMs: 1_000 },
+    repeatEveryMs: 10 * 60 * 1000,
+    repeatPayload: { reason: 'schedule' },
+    keepCompletedMs: 60 * 60 * 1000,
+    timeoutMs: 5 * 60 * 1000,
+  },
+  'agents.push-deliver': {
+    queue: QUEUES.default,
+    attempts: 6,
+    backoff: { type: 'exponential', delayMs: 500 },
+    idempotencyKey: (payload) => `agents-push-${payload.push_event_id}`,
+    keepCompletedMs: 60 * 60 * 1000,
+    timeoutMs: 30_000,
+  },
+};
+
+/** The jobs that run on a schedule, with their interval and payload (checked at worker start). */
+export function scheduledJobs(): Array<{ name: JobName; everyMs: number; payload: JobPayloads[JobName] }> {
+  const scheduled: Array<{ name: JobName; everyMs: number; payload: JobPayloads[JobName] }> = [];
+  for (const [name, settings] of Object.entries(JOB_SETTINGS) as Array<[JobName, JobSettings<JobName>]>) {
+    if (!settings.repeatEveryMs) continue;
+    if (!settings.repeatPayload) throw new Error(`job ${name} has repeatEveryMs but no repeatPayload`);
+    scheduled.push({ name, everyMs: settings.repeatEveryMs, payload: settings.repeatPayload });
+  }
+  return scheduled;
+}
+
+export function jobSettings<K extends JobName>(name: K): JobSettings<K> {
+  return JOB_SETTINGS[name];
+}
+
+/** The delay before attempt `attemptsMade + 1`, after `attemptsMade` failures. */
+export function backoffDelay(backoff: JobBackoff, attemptsMade: number): number {
+  if (backoff.type === 'fixed') return backoff.delayMs;
+  return backoff.delayMs * 2 ** Math.max(0, attemptsMade - 1);
+}

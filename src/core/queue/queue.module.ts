@@ -1,0 +1,110 @@
+import {
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type Provider,
+} from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { BullModule, getQueueToken, type WorkerHost } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
+import { GatewayConfig } from '../config/gateway-config.js';
+import { LOGGER } from '../logging/logging.module.js';
+import { BullMqQueueDriver, processorFor } from './bullmq.driver.js';
+import { InProcessQueueDriver } from './in-process.driver.js';
+import { QUEUES, type QueueName } from './job-catalogue.js';
+import { JobHandlerRegistry } from './job-handler.registry.js';
+import { QUEUE_DRIVER, type QueueDriver } from './queue-driver.js';
+import { QueueService } from './queue.service.js';
+
+/** Starts workers once every module is initialised (handlers checked) and drains them before pools close. */
+@Injectable()
+class QueueLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(
+    @Inject(QUEUE_DRIVER) private readonly driver: QueueDriver,
+    private readonly config: GatewayConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.role === 'api') {
+      if (this.driver.kind === 'in-process') {
+        this.logger.warn('role api without redis_url: jobs are queued in this process and never run');
+      }
+      return;
+    }
+    await this.driver.startWorkers();
+    this.logger.debug({ driver: this.driver.kind }, 'queue workers started');
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.driver.drain();
+    this.logger.debug({ driver: this.driver.kind }, 'queue drained');
+  }
+}
+
+export interface QueueModuleOptions {
+  /** BullMQ over Redis when set, else the in-process queue. */
+  redis_url?: string;
+  /** Workers (and schedules) run only in the `worker` and `all` roles. */
+  role: GatewayConfig['role'];
+}
+
+/** The typed job queue (QueueService) and its driver, chosen from the config. */
+@Global()
+@Module({})
+export class QueueModule {
+  static forRoot(options: QueueModuleOptions): DynamicModule {
+    const queueNames = Object.values(QUEUES) as QueueName[];
+    const common: Provider[] = [JobHandlerRegistry, QueueService, QueueLifecycle];
+    if (!options.redis_url) {
+      return {
+        module: QueueModule,
+        imports: [DiscoveryModule],
+        providers: [
+          ...common,
+          {
+            provide: QUEUE_DRIVER,
+            inject: [JobHandlerRegistry, LOGGER],
+            useFactory: (registry: JobHandlerRegistry, logger: Logger) =>
+              new InProcessQueueDriver(registry, logger.child({ context: 'queue' })),
+          },
+        ],
+        exports: [QueueService],
+      };
+    }
+    const processors = options.role === 'api' ? [] : queueNames.map((queue) => processorFor(queue));
+    return {
+      module: QueueModule,
+      imports: [
+        DiscoveryModule,
+        BullModule.forRootAsync({
+          inject: [GatewayConfig],
+          useFactory: (config: GatewayConfig) => ({
+            connection: { url: config.redis_url },
+            prefix: config.redis_prefix,
+          }),
+        }),
+        BullModule.registerQueue(...queueNames.map((name) => ({ name }))),
+      ],
+      providers: [
+        ...common,
+        ...processors,
+        {
+          provide: QUEUE_DRIVER,
+          inject: [LOGGER, ...queueNames.map((name) => getQueueToken(name)), ...processors],
+          useFactory: (logger: Logger, ...rest: unknown[]) => {
+            const queues = new Map(queueNames.map((name, i) => [name, rest[i] as Queue]));
+            const workers = rest.slice(queueNames.length) as WorkerHost[];
+            return new BullMqQueueDriver(queues, workers, logger.child({ context: 'queue' }));
+          },
+        },
+      ],
+      exports: [QueueService],
+    };
+  }
+}

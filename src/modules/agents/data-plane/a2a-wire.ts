@@ -1,0 +1,75 @@
+/** A2A v1 wire facts the proxy needs (method names, error codes, where task ids live in payloads). */
+
+export const JSONRPC_METHODS = [
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+  'CreateTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'DeleteTaskPushNotificationConfig',
+  'GetExtendedAgentCard',
+] as const;
+export type A2aMethod = (typeof JSONRPC_METHODS)[number];
+
+export const STREAMING_METHODS: ReadonlySet<string> = new Set(['SendStreamingMessage', 'SubscribeToTask']);
+
+export function isA2aMethod(method: string): method is A2aMethod {
+  return (JSONRPC_METHODS as readonly string[]).includes(method);
+}
+
+/** JSON-RPC 2.0 and A2A §5.4 error codes. */
+export const RPC = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  taskNotFound: -32001,
+  pushNotSupported: -32003,
+  unsupportedOperation: -32004,
+} as const;
+
+export const A2A_JSON = 'application/a2a+json';
+
+export interface TaskInfo {
+  task_id?: string;
+  context_id?: string;
+  task_state?: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+
+function stateOf(status: unknown): string | undefined {
+  return isObj(status) ? str(status.state) : undefined;
+}
+
+/**
+ * Task id, context id and state of any A2A result: a Task, a Message, a StreamResponse / SendMessageResponse
+ * (`task` | `message` | `statusUpdate` | `artifactUpdate` wrappers) or a push config.
+ */
+export function taskInfoOf(value: unknown): TaskInfo {
+  if (!isObj(value)) return {};
+  if (isObj(value.task)) return taskInfoOf(value.task);
+  if (isObj(value.message)) return taskInfoOf(value.message);
+  if (isObj(value.statusUpdate)) return taskInfoOf(value.statusUpdate);
+  if (isObj(value.artifactUpdate)) return taskInfoOf(value.artifactUpdate);
+  if (str(value.id) && isObj(value.status)) {
+    return { task_id: str(value.id), context_id: str(value.contextId), task_state: stateOf(value.status) };
+  }
+  return { task_id: str(value.taskId), context_id: str(value.contextId), task_state: stateOf(value.status) };
+}
+
+/** The task a request is about (GetTask/CancelTask/SubscribeToTask `id`, push config `taskId`, message.taskId). */
+export function requestTaskInfo(params: unknown): TaskInfo {
+  if (!isObj(params)) return {};
+  if (isObj(params.message)) {
+    return { task_id: str(params.message.taskId), context_id: str(params.message.contextId) };
+  }
+  return { task_id: str(params.taskId) ?? str(params.id) };
+}

@@ -1,0 +1,140 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
+import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { AgentHistoryService } from '../history/agent-history.service.js';
+import { AgentAccessService, withA2aFields } from './agent-access.service.js';
+import { JsonRpcProxyService } from './jsonrpc-proxy.service.js';
+import { RestProxyService } from './rest-proxy.service.js';
+
+/**
+ * The A2A v1 data plane per registered agent: the rewritten Agent Card, JSON-RPC and HTTP+JSON. Callers present a
+ * virtual key; the agent must be enabled and the key granted (or the agent `allow_by_default`).
+ */
+@ApiTags('Agents data plane')
+@Controller('agents/a2a/:name')
+export class AgentsDataPlaneController {
+  constructor(
+    private readonly access: AgentAccessService,
+    private readonly history: AgentHistoryService,
+    private readonly jsonRpc: JsonRpcProxyService,
+    private readonly rest: RestProxyService,
+  ) {}
+
+  @Get('.well-known/agent-card.json')
+  @VirtualKeyAuth()
+  @ApiOperation({
+    operationId: 'getAgentGatewayCard',
+    summary: "The agent's card as served by the gateway (interfaces point at the gateway, signatures dropped)",
+  })
+  @ApiOkResponse({ description: 'A2A v1 Agent Card (ProtoJSON)', schema: { type: 'object' } })
+  @ApiErrorResponses(404, 502, 504)
+  async card(@Req() request: FastifyRequest, @Param('name') name: string): Promise<Record<string, unknown>> {
+    const started = performance.now();
+    const call = await this.access.authorize(request, name, 'GetAgentCard');
+    try {
+      const card = await this.access.servedCard(request, call.agent);
+      this.history.record({
+        agent_name: name,
+        operation: 'GetAgentCard',
+        virtual_key_id: call.virtualKey.id,
+        status: 'success',
+        status_code: 200,
+        latency_ms: performance.now() - started,
+        response_payload: card,
+      });
+      return card;
+    } catch (err) {
+      const wrapped = withA2aFields(err, 'GetAgentCard', name);
+      this.history.record({
+        agent_name: name,
+        operation: 'GetAgentCard',
+        virtual_key_id: call.virtualKey.id,
+        status: 'error',
+        status_code: (wrapped as { status?: number }).status ?? 500,
+        latency_ms: performance.now() - started,
+        error: { message: (wrapped as Error).message, code: (wrapped as { code?: string }).code },
+      });
+      throw wrapped;
+    }
+  }
+
+  @Post('jsonrpc')
+  @HttpCode(200)
+  @VirtualKeyAuth()
+  @ApiOperation({
+    operationId: 'agentJsonRpc',
+    summary: 'A2A v1 JSON-RPC (every method; SendStreamingMessage and SubscribeToTask answer Server-Sent Events)',
+  })
+  @ApiBody({ schema: { type: 'object', required: ['jsonrpc', 'method'] } })
+  @ApiProduces('application/json', 'text/event-stream')
+  @ApiOkResponse({ description: 'JSON-RPC response, or an SSE stream of JSON-RPC responses' })
+  @ApiErrorResponses(404, 502, 504)
+  async jsonrpc(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('name') name: string,
+  ): Promise<void> {
+    await this.jsonRpc.handle(request, reply, name);
+  }
+
+  @Get('rest/*')
+  @VirtualKeyAuth()
+  @ApiOperation({
+    operationId: 'agentRestGet',
+    summary: 'A2A v1 HTTP+JSON reads: tasks, tasks/{id}, tasks/{id}:subscribe (SSE), push configs, extendedAgentCard',
+  })
+  @ApiProduces('application/a2a+json', 'text/event-stream')
+  @ApiOkResponse({ description: 'The upstream answer (SSE for tasks/{id}:subscribe)' })
+  @ApiErrorResponses(404, 502, 504)
+  async restGet(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('name') name: string,
+  ): Promise<void> {
+    await this.rest.handle(request, reply, name, this.restPath(request, name));
+  }
+
+  @Post('rest/*')
+  @VirtualKeyAuth()
+  @ApiOperation({
+    operationId: 'agentRestPost',
+    summary: 'A2A v1 HTTP+JSON calls: message:send, message:stream (SSE), tasks/{id}:cancel, push config creation',
+  })
+  @ApiBody({ schema: { type: 'object' } })
+  @ApiProduces('application/a2a+json', 'text/event-stream')
+  @ApiOkResponse({ description: 'The upstream answer (SSE for message:stream and tasks/{id}:subscribe)' })
+  @ApiErrorResponses(404, 502, 504)
+  async restPost(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('name') name: string,
+  ): Promise<void> {
+    await this.rest.handle(request, reply, name, this.restPath(request, name));
+  }
+
+  @Delete('rest/*')
+  @VirtualKeyAuth()
+  @ApiOperation({
+    operationId: 'agentRestDelete',
+    summary: 'A2A v1 HTTP+JSON push config deletion (tasks/{id}/pushNotificationConfigs/{configId})',
+  })
+  @ApiNoContentResponse({ description: 'Deleted (upstream and in the gateway)' })
+  @ApiErrorResponses(404, 502, 504)
+  async restDelete(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('name') name: string,
+  ): Promise<void> {
+    await this.rest.handle(request, reply, name, this.restPath(request, name));
+  }
+
+  /** The path after `/rest/`, percent-encoding of task ids kept; the router's wildcard as a fallback. */
+  private restPath(request: FastifyRequest, name: string): string {
+    const params = request.params as Record<string, string | undefined>;
+    const prefix = `/agents/a2a/${encodeURIComponent(name)}/rest/`;
+    const pathOnly = request.url.split('?')[0] ?? '';
+    return pathOnly.startsWith(prefix) ? pathOnly.slice(prefix.length) : (params['*'] ?? '');
+  }
+}

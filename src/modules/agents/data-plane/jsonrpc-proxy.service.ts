@@ -1,0 +1,400 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { LOGGER } from '../../../core/logging/logging.module.js';
+import {
+  OutboundHttpService,
+  readBodyCapped,
+  type OutboundResponse,
+} from '../../../core/outbound/outbound-http.service.js';
+import { AgentHistoryService } from '../history/agent-history.service.js';
+import { PushConfigsService } from '../push/push-configs.service.js';
+import { PushRelayService } from '../push/push-relay.service.js';
+import { isA2aMethod, requestTaskInfo, RPC, STREAMING_METHODS, taskInfoOf, type TaskInfo } from './a2a-wire.js';
+import { AgentAccessService, type AuthorizedCall } from './agent-access.service.js';
+import {
+  invalidRequest,
+  isRpcEnvelope,
+  methodNotFound,
+  rpcErrorReply,
+  upstreamProtocolError,
+  type RpcId,
+} from './jsonrpc-envelope.js';
+import { relaySse, sendSingleSseEvent, SseStreamTracker } from './sse-relay.js';
+
+/** Blocking SendMessage waits for the task to finish: allow the upstream time before its response headers. */
+export const UNARY_TIMEOUT_MS = 120_000;
+export const STREAM_CONNECT_TIMEOUT_MS = 30_000;
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+interface RpcCall {
+  name: string;
+  call: AuthorizedCall;
+  id: RpcId;
+  method: string;
+  /** The client's request (history keeps this one, not the rewritten one). */
+  original: Obj;
+  started: number;
+}
+
+/** `POST /agents/a2a/{name}/jsonrpc`: A2A v1 JSON-RPC relayed to the upstream's JSONRPC interface. */
+@Injectable()
+export class JsonRpcProxyService {
+  constructor(
+    private readonly access: AgentAccessService,
+    private readonly outbound: OutboundHttpService,
+    private readonly history: AgentHistoryService,
+    private readonly pushConfigs: PushConfigsService,
+    private readonly push: PushRelayService,
+    private readonly streams: SseStreamTracker,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async handle(request: FastifyRequest, reply: FastifyReply, name: string): Promise<void> {
+    const started = performance.now();
+    const body = request.body;
+    const method = isObj(body) && typeof body.method === 'string' ? body.method : 'JSONRPC';
+    // Caller auth and access are plain HTTP GatewayErrors (decided before the JSON-RPC layer).
+    const call = await this.access.authorize(request, name, method, 'JSONRPC');
+    const id: RpcId = isObj(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
+    const rpc: RpcCall = { name, call, id, method, original: isObj(body) ? body : {}, started };
+    try {
+      if (Array.isArray(body)) throw invalidRequest('JSON-RPC batch requests are not supported');
+      if (!isObj(body)) throw invalidRequest('The body must be a JSON-RPC 2.0 request object');
+      if (body.jsonrpc !== '2.0') throw invalidRequest('jsonrpc must be "2.0"', 'jsonrpc');
+      if (typeof body.method !== 'string' || body.method === '') throw invalidRequest('method is required', 'method');
+      if ('id' in body && body.id !== null && typeof body.id !== 'string' && typeof body.id !== 'number') {
+        throw invalidRequest('id must be a string, a number or null', 'id');
+      }
+      if (body.params !== undefined && !isObj(body.params)) throw invalidRequest('params must be an object', 'params');
+      if (!isA2aMethod(body.method)) {
+        return this.fail(reply, rpc, methodNotFound(body.method), RPC.methodNotFound);
+      }
+      await this.dispatch(request, reply, rpc, body.method, isObj(body.params) ? body.params : {});
+    } catch (err) {
+      const code =
+        err instanceof GatewayException && err.code === 'invalid_jsonrpc_request' ? RPC.invalidRequest : undefined;
+      if (reply.sent || reply.raw.headersSent) {
+        this.logger.warn({ err, agent: name, method }, 'agent JSON-RPC call failed after the response started');
+        return;
+      }
+      this.fail(reply, rpc, err, code);
+    }
+  }
+
+  private async dispatch(request: FastifyRequest, reply: FastifyReply, rpc: RpcCall, method: string, params: Obj) {
+    switch (method) {
+      case 'GetTaskPushNotificationConfig':
+        return this.getPushConfig(reply, rpc, params);
+      case 'ListTaskPushNotificationConfigs':
+        return this.listPushConfigs(reply, rpc, params);
+      case 'DeleteTaskPushNotificationConfig':
+        return this.deletePushConfig(request, reply, rpc, params);
+      case 'CreateTaskPushNotificationConfig': {
+        const prepared = await this.push.prepareCreate(
+          this.access,
+          request,
+          rpc.call,
+          params,
+          typeof params.taskId === 'string' ? params.taskId : undefined,
+        );
+        return this.forward(request, reply, rpc, { ...params, ...prepared.payload }, prepared.rowId, true);
+      }
+      case 'SendMessage':
+      case 'SendStreamingMessage': {
+        const prepared = await this.push.prepareSend(this.access, request, rpc.call, params);
+        return this.forward(request, reply, rpc, prepared.payload as Obj, prepared.rowId, false);
+      }
+      default:
+        return this.forward(request, reply, rpc, params, undefined, false);
+    }
+  }
+
+  /** Sends the call upstream (unary or streamed) and relays the answer. */
+  private async forward(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rpc: RpcCall,
+    params: Obj,
+    pushRowId: string | undefined,
+    answerWithClientConfig: boolean,
+  ): Promise<void> {
+    const { agent } = rpc.call;
+    let upstreamParams = params;
+    let response: OutboundResponse;
+    const streaming = STREAMING_METHODS.has(rpc.method);
+    const abort = new AbortController();
+    try {
+      const ctx = await this.access.context(request, rpc.call, 'application/json');
+      const iface = ctx.upstream.jsonrpc;
+      if (!iface) {
+        throw new GatewayException(400, 'unsupported_operation', `Agent ${agent.name} has no JSON-RPC interface`, {
+          reason: 'caller_invalid_request',
+        });
+      }
+      if (iface.tenant && !upstreamParams.tenant) upstreamParams = { ...upstreamParams, tenant: iface.tenant };
+      const outgoing = { jsonrpc: '2.0', id: rpc.id, method: rpc.method, params: upstreamParams };
+      const headers = { ...ctx.headers, accept: streaming ? 'text/event-stream' : 'application/json' };
+      response = await this.outbound.request(iface.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(outgoing),
+        tls: ctx.tls,
+        timeoutMs: streaming ? STREAM_CONNECT_TIMEOUT_MS : UNARY_TIMEOUT_MS,
+        bodyTimeoutMs: streaming ? 0 : undefined,
+        signal: abort.signal,
+      });
+    } catch (err) {
+      await this.push.discard(pushRowId).catch(() => undefined);
+      throw err;
+    }
+    if (response.status === 404 || response.status === 405) this.access.refreshCardLater(agent);
+    const contentType = String(response.headers['content-type'] ?? '');
+    if (streaming && response.status < 300 && contentType.includes('text/event-stream')) {
+      return this.relayStream(request, reply, rpc, response, abort, pushRowId);
+    }
+
+    const text = (await readBodyCapped(response.body, MAX_RESPONSE_BYTES, `agent ${agent.name}`)).toString('utf8');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (!isRpcEnvelope(json)) {
+      await this.push.discard(pushRowId).catch(() => undefined);
+      throw upstreamProtocolError(
+        `Agent ${agent.name} answered HTTP ${response.status} without a JSON-RPC response (${contentType || 'no content type'})`,
+      );
+    }
+    const ok = response.status < 300 && !('error' in json && json.error);
+    let payload: Obj = json;
+    if (ok) {
+      const info = taskInfoOf(json.result);
+      await this.push.bind(pushRowId, info.task_id);
+      if (rpc.method === 'GetExtendedAgentCard' && isObj(json.result)) {
+        // The extended card names the upstream's own URLs: serve it rewritten like the public card.
+        payload = { ...json, result: await this.access.servedCard(request, agent, json.result) };
+      }
+      if (answerWithClientConfig && pushRowId) {
+        const view = await this.push.clientView(pushRowId);
+        if (view) payload = { jsonrpc: '2.0', id: json.id ?? rpc.id, result: view };
+      }
+    } else {
+      await this.push.discard(pushRowId).catch(() => undefined);
+    }
+    const status = response.status >= 200 && response.status < 600 ? response.status : 502;
+    this.recordCall(rpc, status, ok, payload, ok ? taskInfoOf(json.result) : {});
+    if (streaming && ok) {
+      // The upstream answered a streaming call with plain JSON: re-frame it as one SSE event.
+      sendSingleSseEvent(request, reply, JSON.stringify(payload));
+      return;
+    }
+    this.send(reply, status, payload, response.headers);
+  }
+
+  private async relayStream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rpc: RpcCall,
+    response: OutboundResponse,
+    abort: AbortController,
+    pushRowId: string | undefined,
+  ): Promise<void> {
+    const parentId = randomUUID();
+    let info: TaskInfo = requestTaskInfo(rpc.original.params);
+    let bound = false;
+    let lastError: unknown;
+    const extension = response.headers['a2a-extensions'];
+    const result = await relaySse(
+      {
+        request,
+        reply,
+        upstream: response,
+        abort,
+        tracker: this.streams,
+        onEvent: (data) => {
+          let event: unknown;
+          try {
+            event = JSON.parse(data);
+          } catch {
+            event = data;
+          }
+          const payload = isObj(event) && 'result' in event ? event.result : event;
+          const eventInfo = taskInfoOf(payload);
+          info = { ...info, ...Object.fromEntries(Object.entries(eventInfo).filter(([, v]) => v !== undefined)) };
+          if (isObj(event) && event.error) lastError = event.error;
+          if (!bound && eventInfo.task_id && pushRowId) {
+            bound = true;
+            void this.push.bind(pushRowId, eventInfo.task_id).catch(() => undefined);
+          }
+          this.history.record({
+            agent_name: rpc.name,
+            operation: 'StreamEvent',
+            protocol_binding: 'JSONRPC',
+            virtual_key_id: rpc.call.virtualKey.id,
+            ...eventInfo,
+            status: isObj(event) && event.error ? 'error' : 'success',
+            status_code: 200,
+            latency_ms: performance.now() - rpc.started,
+            error: isObj(event) && isObj(event.error) ? event.error : null,
+            response_payload: event,
+            parent_id: parentId,
+          });
+        },
+        formatError: (err) => JSON.stringify(rpcErrorReply(rpc.id, err, rpc.method, rpc.name).body),
+      },
+      typeof extension === 'string' ? { 'a2a-extensions': extension } : {},
+    );
+    this.logger.info(
+      {
+        req_id: request.id,
+        method: request.method,
+        url: request.url.split('?')[0],
+        status: 200,
+        duration_ms: Math.round(performance.now() - rpc.started),
+        events: result.events,
+        client_closed: result.clientClosed,
+      },
+      'stream completed',
+    );
+    const failed = result.error !== undefined || lastError !== undefined;
+    this.history.record({
+      id: parentId,
+      agent_name: rpc.name,
+      operation: rpc.method,
+      protocol_binding: 'JSONRPC',
+      virtual_key_id: rpc.call.virtualKey.id,
+      ...info,
+      status: failed ? 'error' : 'success',
+      status_code: 200,
+      latency_ms: performance.now() - rpc.started,
+      error: result.error
+        ? { ...rpcErrorReply(rpc.id, result.error, rpc.method, rpc.name).body.error.data }
+        : isObj(lastError)
+          ? lastError
+          : null,
+      request_payload: rpc.original,
+      response_payload: { events: result.events, client_closed: result.clientClosed },
+    });
+  }
+
+  private async getPushConfig(reply: FastifyReply, rpc: RpcCall, params: Obj): Promise<void> {
+    const taskId = typeof params.taskId === 'string' ? params.taskId : '';
+    const configId = typeof params.id === 'string' ? params.id : '';
+    if (!taskId || !configId) throw GatewayException.validation('params', 'taskId and id are required');
+    const row = await this.pushConfigs.find(rpc.name, taskId, configId);
+    if (!row) throw this.pushConfigNotFound(taskId, configId);
+    const payload = { jsonrpc: '2.0', id: rpc.id, result: this.pushConfigs.clientView(row) };
+    this.recordCall(rpc, 200, true, payload, { task_id: taskId });
+    this.send(reply, 200, payload);
+  }
+
+  private async listPushConfigs(reply: FastifyReply, rpc: RpcCall, params: Obj): Promise<void> {
+    const taskId = typeof params.taskId === 'string' ? params.taskId : '';
+    if (!taskId) throw GatewayException.validation('params.taskId', 'taskId is required');
+    const rows = await this.pushConfigs.listForTask(rpc.name, taskId);
+    const payload = {
+      jsonrpc: '2.0',
+      id: rpc.id,
+      result: { configs: rows.map((r) => this.pushConfigs.clientView(r)), nextPageToken: '' },
+    };
+    this.recordCall(rpc, 200, true, payload, { task_id: taskId });
+    this.send(reply, 200, payload);
+  }
+
+  /** Deletes upstream and locally; a config the gateway holds is gone for the client even if the upstream forgot it. */
+  private async deletePushConfig(request: FastifyRequest, reply: FastifyReply, rpc: RpcCall, params: Obj) {
+    const taskId = typeof params.taskId === 'string' ? params.taskId : '';
+    const configId = typeof params.id === 'string' ? params.id : '';
+    if (!taskId || !configId) throw GatewayException.validation('params', 'taskId and id are required');
+    const row = await this.pushConfigs.find(rpc.name, taskId, configId);
+    if (!row) return this.forward(request, reply, rpc, params, undefined, false);
+    await this.pushConfigs.remove(row.id);
+    try {
+      const ctx = await this.access.context(request, rpc.call, 'application/json');
+      if (ctx.upstream.jsonrpc) {
+        const res = await this.outbound.request(ctx.upstream.jsonrpc.url, {
+          method: 'POST',
+          headers: { ...ctx.headers, accept: 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: rpc.id,
+            method: rpc.method,
+            params: ctx.upstream.jsonrpc.tenant ? { tenant: ctx.upstream.jsonrpc.tenant, ...params } : params,
+          }),
+          tls: ctx.tls,
+          timeoutMs: STREAM_CONNECT_TIMEOUT_MS,
+        });
+        await res.body.dump().catch(() => undefined);
+      }
+    } catch (err) {
+      this.logger.warn({ err, agent: rpc.name }, 'upstream push config delete failed (removed locally)');
+    }
+    const payload = { jsonrpc: '2.0', id: rpc.id, result: null };
+    this.recordCall(rpc, 200, true, payload, { task_id: taskId });
+    this.send(reply, 200, payload);
+  }
+
+  private pushConfigNotFound(taskId: string, configId: string): GatewayException {
+    return GatewayException.notFound('push_config', `Push notification config ${configId} of task ${taskId} not found`);
+  }
+
+  private recordCall(rpc: RpcCall, status: number, ok: boolean, payload: Obj, info: TaskInfo): void {
+    const request = requestTaskInfo(rpc.original.params);
+    this.history.record({
+      agent_name: rpc.name,
+      operation: rpc.method,
+      protocol_binding: 'JSONRPC',
+      virtual_key_id: rpc.call.virtualKey.id,
+      task_id: info.task_id ?? request.task_id,
+      context_id: info.context_id ?? request.context_id,
+      task_state: info.task_state,
+      status: ok ? 'success' : 'error',
+      status_code: status,
+      latency_ms: performance.now() - rpc.started,
+      error: ok ? null : isObj(payload.error) ? payload.error : null,
+      request_payload: rpc.original,
+      response_payload: payload,
+    });
+  }
+
+  private fail(reply: FastifyReply, rpc: RpcCall, err: unknown, code?: number): void {
+    const out = rpcErrorReply(rpc.id, err, rpc.method, rpc.name, code);
+    if (out.unexpected)
+      this.logger.error({ err, event_id: out.body.error.data.event_id }, 'agent JSON-RPC call failed');
+    this.history.record({
+      agent_name: rpc.name,
+      operation: rpc.method,
+      protocol_binding: 'JSONRPC',
+      virtual_key_id: rpc.call.virtualKey.id,
+      ...requestTaskInfo(rpc.original.params),
+      status: 'error',
+      status_code: out.status,
+      latency_ms: performance.now() - rpc.started,
+      error: out.body.error.data as unknown as Record<string, unknown>,
+      request_payload: rpc.original,
+      response_payload: out.body,
+    });
+    this.send(reply, out.status, out.body, out.headers);
+  }
+
+  private send(
+    reply: FastifyReply,
+    status: number,
+    payload: unknown,
+    headers: Record<string, string | string[] | undefined> = {},
+  ): void {
+    const extension = headers['a2a-extensions'];
+    if (typeof extension === 'string') void reply.header('a2a-extensions', extension);
+    for (const [k, v] of Object.entries(headers)) {
+      if (k.toLowerCase() === 'retry-after' && typeof v === 'string') void reply.header('retry-after', v);
+    }
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(payload));
+  }
+}

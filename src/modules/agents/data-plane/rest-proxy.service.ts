@@ -1,0 +1,375 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { toErrorResponse } from '../../../core/errors/error-response.js';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { LOGGER } from '../../../core/logging/logging.module.js';
+import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
+import { AgentHistoryService } from '../history/agent-history.service.js';
+import { PushConfigsService } from '../push/push-configs.service.js';
+import { PushRelayService } from '../push/push-relay.service.js';
+import { A2A_JSON, STREAMING_METHODS, taskInfoOf, type A2aMethod, type TaskInfo } from './a2a-wire.js';
+import { AgentAccessService, withA2aFields, type AuthorizedCall } from './agent-access.service.js';
+import { MAX_RESPONSE_BYTES, STREAM_CONNECT_TIMEOUT_MS, UNARY_TIMEOUT_MS } from './jsonrpc-proxy.service.js';
+import { relaySse, sendSingleSseEvent, SseStreamTracker } from './sse-relay.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface RestRoute {
+  operation: A2aMethod;
+  /** The path relative to the interface URL, segments still percent-encoded, without tenant. */
+  path: string;
+  taskId?: string;
+  configId?: string;
+}
+
+const FIRST_SEGMENTS = new Set(['message:send', 'message:stream', 'tasks', 'extendedAgentCard']);
+
+/** Maps an HTTP+JSON request (method + path after `/rest`) to its v1 operation; undefined when it is none. */
+export function matchRestRoute(method: string, rawPath: string): RestRoute | undefined {
+  let segments = rawPath.split('/').filter((s) => s.length > 0);
+  // A leading segment that is not an A2A resource is the caller's tenant; the upstream's own tenant replaces it.
+  const first = segments[0];
+  if (segments.length > 1 && first !== undefined && !FIRST_SEGMENTS.has(first) && !first.startsWith('tasks')) {
+    segments = segments.slice(1);
+  }
+  const path = segments.join('/');
+  const decode = (s: string | undefined) => (s === undefined ? undefined : decodeURIComponent(s));
+  const m = method.toUpperCase();
+  const [a, b, c, d] = segments;
+  if (segments.length === 1 && a === 'message:send' && m === 'POST') return { operation: 'SendMessage', path };
+  if (segments.length === 1 && a === 'message:stream' && m === 'POST')
+    return { operation: 'SendStreamingMessage', path };
+  if (segments.length === 1 && a === 'extendedAgentCard' && m === 'GET')
+    return { operation: 'GetExtendedAgentCard', path };
+  if (segments.length === 1 && a === 'tasks' && m === 'GET') return { operation: 'ListTasks', path };
+  if (a !== 'tasks' || b === undefined) return undefined;
+  if (segments.length === 2) {
+    if (b.endsWith(':cancel') && m === 'POST') return { operation: 'CancelTask', path, taskId: decode(b.slice(0, -7)) };
+    if (b.endsWith(':subscribe') && (m === 'GET' || m === 'POST')) {
+      return { operation: 'SubscribeToTask', path, taskId: decode(b.slice(0, -10)) };
+    }
+    if (m === 'GET') return { operation: 'GetTask', path, taskId: decode(b) };
+    return undefined;
+  }
+  if (c !== 'pushNotificationConfigs') return undefined;
+  if (segments.length === 3) {
+    if (m === 'POST') return { operation: 'CreateTaskPushNotificationConfig', path, taskId: decode(b) };
+    if (m === 'GET') return { operation: 'ListTaskPushNotificationConfigs', path, taskId: decode(b) };
+    return undefined;
+  }
+  if (segments.length === 4 && d !== undefined) {
+    if (m === 'GET')
+      return { operation: 'GetTaskPushNotificationConfig', path, taskId: decode(b), configId: decode(d) };
+    if (m === 'DELETE') {
+      return { operation: 'DeleteTaskPushNotificationConfig', path, taskId: decode(b), configId: decode(d) };
+    }
+  }
+  return undefined;
+}
+
+interface RestCall {
+  name: string;
+  call: AuthorizedCall;
+  route: RestRoute;
+  query: string;
+  started: number;
+}
+
+/** `/agents/a2a/{name}/rest/*`: the A2A v1 HTTP+JSON binding relayed to the upstream's HTTP+JSON interface. */
+@Injectable()
+export class RestProxyService {
+  constructor(
+    private readonly access: AgentAccessService,
+    private readonly outbound: OutboundHttpService,
+    private readonly history: AgentHistoryService,
+    private readonly pushConfigs: PushConfigsService,
+    private readonly push: PushRelayService,
+    private readonly streams: SseStreamTracker,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async handle(request: FastifyRequest, reply: FastifyReply, name: string, rawPath: string): Promise<void> {
+    const started = performance.now();
+    const route = matchRestRoute(request.method, rawPath);
+    const requestType = route?.operation ?? 'REST';
+    const call = await this.access.authorize(request, name, requestType, 'HTTP+JSON');
+    if (!route) {
+      throw withA2aFields(
+        new GatewayException(
+          404,
+          'route_not_found',
+          `${request.method} /${rawPath} is not an A2A v1 HTTP+JSON operation`,
+        ),
+        requestType,
+        name,
+      );
+    }
+    const queryIndex = request.url.indexOf('?');
+    const rest: RestCall = { name, call, route, query: queryIndex >= 0 ? request.url.slice(queryIndex) : '', started };
+    try {
+      await this.dispatch(request, reply, rest);
+    } catch (err) {
+      const wrapped = withA2aFields(err, route.operation, name);
+      const view = toErrorResponse(wrapped);
+      this.record(rest, view.status, false, request.body, view.body, { task_id: route.taskId }, view.body);
+      if (reply.sent || reply.raw.headersSent) {
+        this.logger.warn(
+          { err, agent: name, operation: route.operation },
+          'agent REST call failed after the response started',
+        );
+        return;
+      }
+      throw wrapped;
+    }
+  }
+
+  private async dispatch(request: FastifyRequest, reply: FastifyReply, rest: RestCall): Promise<void> {
+    const { route } = rest;
+    const body: unknown = request.body;
+    switch (route.operation) {
+      case 'GetTaskPushNotificationConfig': {
+        const row = await this.pushConfigs.find(rest.name, route.taskId ?? '', route.configId ?? '');
+        if (!row) throw this.pushConfigNotFound(route);
+        return this.answer(reply, rest, 200, this.pushConfigs.clientView(row), body);
+      }
+      case 'ListTaskPushNotificationConfigs': {
+        const rows = await this.pushConfigs.listForTask(rest.name, route.taskId ?? '');
+        const result = { configs: rows.map((r) => this.pushConfigs.clientView(r)), nextPageToken: '' };
+        return this.answer(reply, rest, 200, result, body);
+      }
+      case 'DeleteTaskPushNotificationConfig': {
+        const row = await this.pushConfigs.find(rest.name, route.taskId ?? '', route.configId ?? '');
+        if (!row) return this.forward(request, reply, rest, undefined, undefined, false);
+        await this.pushConfigs.remove(row.id);
+        await this.forward(request, reply, rest, undefined, undefined, false, true).catch((err: unknown) => {
+          this.logger.warn({ err, agent: rest.name }, 'upstream push config delete failed (removed locally)');
+        });
+        if (!reply.sent) this.answer(reply, rest, 204, undefined, body);
+        return;
+      }
+      case 'CreateTaskPushNotificationConfig': {
+        const prepared = await this.push.prepareCreate(this.access, request, rest.call, body, route.taskId);
+        return this.forward(request, reply, rest, prepared.payload, prepared.rowId, true);
+      }
+      case 'SendMessage':
+      case 'SendStreamingMessage': {
+        const prepared = await this.push.prepareSend(this.access, request, rest.call, body);
+        return this.forward(request, reply, rest, prepared.payload, prepared.rowId, false);
+      }
+      case 'GetTask':
+      case 'ListTasks':
+      case 'CancelTask':
+      case 'SubscribeToTask':
+      case 'GetExtendedAgentCard':
+        return this.forward(request, reply, rest, body, undefined, false);
+    }
+  }
+
+  /**
+   * Relays the call. `silent` (local delete already answered by the caller) only performs the upstream call.
+   */
+  private async forward(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rest: RestCall,
+    payload: unknown,
+    pushRowId: string | undefined,
+    answerWithClientConfig: boolean,
+    silent = false,
+  ): Promise<void> {
+    const { agent } = rest.call;
+    const streaming = STREAMING_METHODS.has(rest.route.operation);
+    const hasBody = request.method !== 'GET' && request.method !== 'DELETE' && request.method !== 'HEAD';
+    const abort = new AbortController();
+    let response;
+    try {
+      const ctx = await this.access.context(request, rest.call, hasBody ? A2A_JSON : undefined);
+      const iface = ctx.upstream.rest;
+      if (!iface) {
+        throw new GatewayException(400, 'unsupported_operation', `Agent ${agent.name} has no HTTP+JSON interface`, {
+          reason: 'caller_invalid_request',
+        });
+      }
+      const base = iface.url.replace(/\/+$/, '');
+      const tenant = iface.tenant ? `/${encodeURIComponent(iface.tenant)}` : '';
+      response = await this.outbound.request(`${base}${tenant}/${rest.route.path}${rest.query}`, {
+        method: request.method,
+        headers: { ...ctx.headers, accept: streaming ? 'text/event-stream' : `${A2A_JSON}, application/json` },
+        body: hasBody ? JSON.stringify(payload ?? {}) : undefined,
+        tls: ctx.tls,
+        timeoutMs: streaming ? STREAM_CONNECT_TIMEOUT_MS : UNARY_TIMEOUT_MS,
+        bodyTimeoutMs: streaming ? 0 : undefined,
+        signal: abort.signal,
+      });
+    } catch (err) {
+      await this.push.discard(pushRowId).catch(() => undefined);
+      throw err;
+    }
+    if ((response.status === 404 || response.status === 405) && request.method === 'POST') {
+      this.access.refreshCardLater(agent);
+    }
+    const contentType = String(response.headers['content-type'] ?? '');
+    if (streaming && response.status < 300 && contentType.includes('text/event-stream')) {
+      return this.relayStream(request, reply, rest, response, abort, pushRowId);
+    }
+    const buffer = await readBodyCapped(response.body, MAX_RESPONSE_BYTES, `agent ${agent.name}`);
+    if (silent) return;
+    const text = buffer.toString('utf8');
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    const ok = response.status < 300;
+    if (ok) {
+      await this.push.bind(pushRowId, taskInfoOf(json).task_id);
+      if (answerWithClientConfig && pushRowId) json = (await this.push.clientView(pushRowId)) ?? json;
+      if (rest.route.operation === 'GetExtendedAgentCard' && isObj(json)) {
+        json = await this.access.servedCard(request, agent, json);
+      }
+    } else {
+      await this.push.discard(pushRowId).catch(() => undefined);
+    }
+    this.record(rest, response.status, ok, request.body, json ?? text, taskInfoOf(json), ok ? null : (json ?? text));
+    if (streaming && ok && json !== undefined) {
+      sendSingleSseEvent(request, reply, JSON.stringify(json));
+      return;
+    }
+    const extension = response.headers['a2a-extensions'];
+    if (typeof extension === 'string') void reply.header('a2a-extensions', extension);
+    void reply.status(response.status);
+    if (response.status === 204 || text === '') {
+      void reply.send();
+      return;
+    }
+    if (json !== undefined) {
+      void reply.header('content-type', contentType || A2A_JSON).send(JSON.stringify(json));
+      return;
+    }
+    void reply.header('content-type', contentType || 'text/plain').send(text);
+  }
+
+  private async relayStream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rest: RestCall,
+    response: Awaited<ReturnType<OutboundHttpService['request']>>,
+    abort: AbortController,
+    pushRowId: string | undefined,
+  ): Promise<void> {
+    const parentId = randomUUID();
+    let info: TaskInfo = { task_id: rest.route.taskId };
+    let bound = false;
+    const result = await relaySse({
+      request,
+      reply,
+      upstream: response,
+      abort,
+      tracker: this.streams,
+      onEvent: (data) => {
+        let event: unknown;
+        try {
+          event = JSON.parse(data);
+        } catch {
+          event = data;
+        }
+        const eventInfo = taskInfoOf(event);
+        info = { ...info, ...Object.fromEntries(Object.entries(eventInfo).filter(([, v]) => v !== undefined)) };
+        if (!bound && eventInfo.task_id && pushRowId) {
+          bound = true;
+          void this.push.bind(pushRowId, eventInfo.task_id).catch(() => undefined);
+        }
+        const failed = isObj(event) && isObj(event.error);
+        this.history.record({
+          agent_name: rest.name,
+          operation: 'StreamEvent',
+          protocol_binding: 'HTTP+JSON',
+          virtual_key_id: rest.call.virtualKey.id,
+          ...eventInfo,
+          status: failed ? 'error' : 'success',
+          status_code: 200,
+          latency_ms: performance.now() - rest.started,
+          error: failed ? (event as { error: Obj }).error : null,
+          response_payload: event,
+          parent_id: parentId,
+        });
+      },
+      formatError: (err) => JSON.stringify(toErrorResponse(withA2aFields(err, rest.route.operation, rest.name)).body),
+    });
+    this.logger.info(
+      {
+        req_id: request.id,
+        method: request.method,
+        url: request.url.split('?')[0],
+        status: 200,
+        duration_ms: Math.round(performance.now() - rest.started),
+        events: result.events,
+        client_closed: result.clientClosed,
+      },
+      'stream completed',
+    );
+    this.history.record({
+      id: parentId,
+      agent_name: rest.name,
+      operation: rest.route.operation,
+      protocol_binding: 'HTTP+JSON',
+      virtual_key_id: rest.call.virtualKey.id,
+      ...info,
+      status: result.error ? 'error' : 'success',
+      status_code: 200,
+      latency_ms: performance.now() - rest.started,
+      error: result.error
+        ? { ...toErrorResponse(withA2aFields(result.error, rest.route.operation, rest.name)).body }
+        : null,
+      request_payload: request.body ?? null,
+      response_payload: { events: result.events, client_closed: result.clientClosed },
+    });
+  }
+
+  private answer(reply: FastifyReply, rest: RestCall, status: number, result: unknown, requestBody: unknown): void {
+    this.record(rest, status, true, requestBody, result ?? null, { task_id: rest.route.taskId }, null);
+    void reply.status(status);
+    if (result === undefined) {
+      void reply.send();
+      return;
+    }
+    void reply.header('content-type', A2A_JSON).send(JSON.stringify(result));
+  }
+
+  private pushConfigNotFound(route: RestRoute): GatewayException {
+    return GatewayException.notFound(
+      'push_config',
+      `Push notification config ${route.configId ?? ''} of task ${route.taskId ?? ''} not found`,
+    );
+  }
+
+  private record(
+    rest: RestCall,
+    status: number,
+    ok: boolean,
+    requestPayload: unknown,
+    responsePayload: unknown,
+    info: TaskInfo,
+    error: unknown,
+  ): void {
+    this.history.record({
+      agent_name: rest.name,
+      operation: rest.route.operation,
+      protocol_binding: 'HTTP+JSON',
+      virtual_key_id: rest.call.virtualKey.id,
+      task_id: info.task_id ?? rest.route.taskId,
+      context_id: info.context_id,
+      task_state: info.task_state,
+      status: ok ? 'success' : 'error',
+      status_code: status,
+      latency_ms: performance.now() - rest.started,
+      error: ok ? null : isObj(error) ? error : error === undefined ? null : { body: error },
+      request_payload: requestPayload ?? null,
+      response_payload: responsePayload,
+    });
+  }
+}

@@ -1,0 +1,144 @@
+import type { ServerResponse } from 'node:http';
+import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OutboundResponse } from '../../../core/outbound/outbound-http.service.js';
+
+export const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * The SSE relays in flight. A hijacked response keeps its connection open past Fastify's own shutdown handling, so on
+ * shutdown every relay is aborted (upstream call cancelled, client stream ended) instead of holding the process.
+ */
+@Injectable()
+export class SseStreamTracker implements BeforeApplicationShutdown {
+  private readonly active = new Set<AbortController>();
+
+  add(abort: AbortController): () => void {
+    this.active.add(abort);
+    return () => this.active.delete(abort);
+  }
+
+  beforeApplicationShutdown(): void {
+    for (const abort of this.active) abort.abort(new Error('gateway shutting down'));
+    this.active.clear();
+  }
+}
+
+export interface SseRelayOptions {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  upstream: OutboundResponse;
+  /** Aborted when the client goes away (cancels the upstream call). */
+  abort: AbortController;
+  /** Each event's joined `data:` payload, in order. */
+  onEvent(data: string): void;
+  /** One SSE `data:` payload describing a failure after the stream started (the status line is already sent). */
+  formatError(err: unknown): string;
+  keepAliveMs?: number;
+  tracker?: SseStreamTracker;
+}
+
+export interface SseRelayResult {
+  events: number;
+  clientClosed: boolean;
+  error?: unknown;
+}
+
+/** Writes the SSE response head ourselves: after `hijack()` Fastify's hooks (request id, CORS) no longer run. */
+export function startSse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  extra: Record<string, string> = {},
+): ServerResponse {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-request-id': request.id,
+    ...extra,
+  });
+  raw.flushHeaders();
+  return raw;
+}
+
+function dataOf(block: string): string | undefined {
+  const lines = block.split(/\r?\n/);
+  const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(l.startsWith('data: ') ? 6 : 5));
+  return data.length ? data.join('\n') : undefined;
+}
+
+/**
+ * Relays an upstream SSE body event by event: each complete event (blank-line terminated) is written and flushed as
+ * soon as it arrives, comments included; a `: keep-alive` comment goes out every 15 s; a client disconnect aborts the
+ * upstream call.
+ */
+export async function relaySse(
+  options: SseRelayOptions,
+  extraHeaders: Record<string, string> = {},
+): Promise<SseRelayResult> {
+  const { upstream, abort } = options;
+  const raw = startSse(options.request, options.reply, extraHeaders);
+  const result: SseRelayResult = { events: 0, clientClosed: false };
+  let finished = false;
+  const untrack = options.tracker?.add(abort);
+  abort.signal.addEventListener('abort', () => {
+    upstream.body.destroy();
+    if (!raw.writableEnded) raw.end();
+  });
+  raw.on('close', () => {
+    if (!finished) {
+      result.clientClosed = true;
+      abort.abort(new Error('client disconnected'));
+      upstream.body.destroy();
+    }
+  });
+  const keepAlive = setInterval(() => {
+    if (!raw.writableEnded) raw.write(': keep-alive\n\n');
+  }, options.keepAliveMs ?? KEEP_ALIVE_MS);
+  keepAlive.unref();
+
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const emit = (block: string) => {
+    if (block.trim() === '') return;
+    raw.write(`${block}\n\n`);
+    const data = dataOf(block);
+    if (data !== undefined) {
+      result.events++;
+      options.onEvent(data);
+    }
+  };
+  try {
+    for await (const chunk of upstream.body) {
+      buffer += decoder.decode(chunk as Buffer, { stream: true });
+      for (;;) {
+        const match = /\r?\n\r?\n/.exec(buffer);
+        if (!match) break;
+        emit(buffer.slice(0, match.index));
+        buffer = buffer.slice(match.index + match[0].length);
+      }
+    }
+    buffer += decoder.decode();
+    emit(buffer);
+  } catch (err) {
+    if (!result.clientClosed) {
+      result.error = err;
+      if (!raw.writableEnded) raw.write(`data: ${options.formatError(err)}\n\n`);
+    }
+  } finally {
+    finished = true;
+    untrack?.();
+    clearInterval(keepAlive);
+    if (!raw.writableEnded) raw.end();
+  }
+  return result;
+}
+
+/** Sends a whole (non-SSE) upstream answer as one SSE event (a2a-python answers some stream errors as plain JSON). */
+export function sendSingleSseEvent(request: FastifyRequest, reply: FastifyReply, data: string): void {
+  const raw = startSse(request, reply);
+  raw.end(`data: ${data}\n\n`);
+}

@@ -1,0 +1,33 @@
+import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+
+/** Why `value` is not an absolute http(s) URL with a host and without user info, or undefined when it is one. */
+export function httpUrlProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return 'must be a non-empty string';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http or https';
+  if (!url.hostname) return 'must have a host';
+  if (url.username || url.password) return 'must not contain user information';
+  return undefined;
+}
+
+/** An absolute http(s) URL with a host and no user info (agent card, OAuth and interface URLs). */
+export function IsHttpUrl(options: ValidationOptions = {}): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isHttpUrl',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options,
+      validator: {
+        validate: (value: unknown) => httpUrlProblem(value) === undefined,
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property ?? String(propertyName)} ${httpUrlProblem(args?.value) ?? 'is invalid'} (an absolute http(s) URL with a host and no user info)`,
+      },
+    });
+  };
+}

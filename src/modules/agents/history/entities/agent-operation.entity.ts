@@ -1,0 +1,66 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+export const OPERATION_STATUSES = ['success', 'error'] as const;
+export type OperationStatus = (typeof OPERATION_STATUSES)[number];
+
+/**
+ * One A2A operation that went through the gateway (a JSON-RPC method, its REST equivalent, a card fetch, a push
+ * callback). Stream events and push delivery attempts are child rows pointing at their operation with `parent_id`.
+ */
+@Entity({ name: 'agent_operations' })
+@Index('idx_agent_operations_created_at', ['created_at'])
+@Index('idx_agent_operations_agent_created', ['agent_name', 'created_at'])
+@Index('idx_agent_operations_task_id', ['task_id'])
+@Index('idx_agent_operations_parent_id', ['parent_id'])
+export class AgentOperationEntity {
+  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_agent_operations' })
+  id: string;
+
+  @Column({ name: 'agent_name', type: 'varchar', length: 255 })
+  agent_name: string;
+
+  /** The v1 method name (`SendMessage`, …) for both bindings, or `GetAgentCard`, `StreamEvent`, `PushNotification`, `PushDelivery`. */
+  @Column({ type: 'varchar', length: 64 })
+  operation: string;
+
+  /** `JSONRPC` or `HTTP+JSON` for protocol calls; null for card fetches and push traffic. */
+  @Column({ name: 'protocol_binding', type: 'varchar', length: 16, nullable: true })
+  protocol_binding: string | null;
+
+  @Column({ name: 'virtual_key_id', type: 'varchar', length: 255, nullable: true })
+  virtual_key_id: string | null;
+
+  @Column({ name: 'task_id', type: 'text', nullable: true })
+  task_id: string | null;
+
+  @Column({ name: 'context_id', type: 'text', nullable: true })
+  context_id: string | null;
+
+  @Column({ name: 'task_state', type: 'varchar', length: 64, nullable: true })
+  task_state: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: OperationStatus;
+
+  @Column({ name: 'status_code', type: 'integer' })
+  status_code: number;
+
+  @Column({ name: 'latency_ms', type: 'integer' })
+  latency_ms: number;
+
+  /** The GatewayError body (or the relayed upstream error) when status is `error`. */
+  @Column({ type: 'jsonb', nullable: true })
+  error: Record<string, unknown> | null;
+
+  @Column({ name: 'request_payload', type: 'jsonb', nullable: true })
+  request_payload: unknown;
+
+  @Column({ name: 'response_payload', type: 'jsonb', nullable: true })
+  response_payload: unknown;
+
+  @Column({ name: 'parent_id', type: 'uuid', nullable: true })
+  parent_id: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  created_at: Date;
+}

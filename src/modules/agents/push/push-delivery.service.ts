@@ -1,0 +1,121 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Logger } from 'pino';
+import type { Repository } from 'typeorm';
+import { toErrorResponse } from '../../../core/errors/error-response.js';
+import { LOGGER } from '../../../core/logging/logging.module.js';
+import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
+import { JOB_SETTINGS } from '../../../core/queue/job-catalogue.js';
+import { JobHandler, type JobContext } from '../../../core/queue/job-handler.decorator.js';
+import { A2A_JSON } from '../data-plane/a2a-wire.js';
+import { AgentHistoryService } from '../history/agent-history.service.js';
+import { AgentPushEventEntity } from './entities/agent-push-event.entity.js';
+import { PushConfigsService } from './push-configs.service.js';
+
+export const PUSH_DELIVERY_TIMEOUT_MS = 15_000;
+
+/** Re-delivers stored push events to client webhooks (queue job, retried with the table's backoff). */
+@Injectable()
+export class PushDeliveryService {
+  constructor(
+    @InjectRepository(AgentPushEventEntity) private readonly events: Repository<AgentPushEventEntity>,
+    private readonly configs: PushConfigsService,
+    private readonly outbound: OutboundHttpService,
+    private readonly history: AgentHistoryService,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  @JobHandler('agents.push-deliver')
+  async deliver(
+    payload: { push_event_id: string },
+    context: JobContext,
+  ): Promise<{ status: number } | { skipped: string }> {
+    const event = await this.events.findOne({ where: { id: payload.push_event_id } });
+    if (!event) return { skipped: 'event gone' };
+    const config = await this.configs.findById(event.push_config_id);
+    // The config was deleted since (its events cascade): nothing to deliver to any more.
+    if (!config) return { skipped: 'config gone' };
+    if (event.status === 'delivered') return { skipped: 'already delivered' };
+    const client = this.configs.clientSecrets(config);
+    const headers: Record<string, string> = { 'content-type': A2A_JSON, 'a2a-version': '1.0' };
+    if (client.authentication?.scheme) {
+      headers.authorization = `${client.authentication.scheme} ${client.authentication.credentials}`.trim();
+    }
+    if (client.token) {
+      headers['x-a2a-notification-token'] = client.token;
+      headers['a2a-notification-token'] = client.token;
+    }
+    const started = performance.now();
+    await this.events.update({ id: event.id }, { attempts: context.attempt });
+    const lastAttempt = context.attempt >= JOB_SETTINGS['agents.push-deliver'].attempts;
+    try {
+      const response = await this.outbound.request(client.url, {
+        method: 'POST',
+        headers,
+        body: event.body,
+        timeoutMs: PUSH_DELIVERY_TIMEOUT_MS,
+        signal: context.signal,
+      });
+      await readBodyCapped(response.body, 64 * 1024, 'push receiver').catch(() => undefined);
+      const ok = response.status >= 200 && response.status < 300;
+      this.recordAttempt(
+        config.agent_name,
+        config.virtual_key_id,
+        event,
+        context.attempt,
+        started,
+        response.status,
+        ok,
+      );
+      if (!ok) throw new Error(`push receiver answered HTTP ${response.status}`);
+      await this.events.update({ id: event.id }, { status: 'delivered', delivered_at: new Date() });
+      return { status: response.status };
+    } catch (err) {
+      if (!(err instanceof Error && err.message.startsWith('push receiver answered'))) {
+        const view = toErrorResponse(err);
+        this.recordAttempt(
+          config.agent_name,
+          config.virtual_key_id,
+          event,
+          context.attempt,
+          started,
+          view.status,
+          false,
+          {
+            ...view.body,
+          },
+        );
+      }
+      if (lastAttempt) await this.events.update({ id: event.id }, { status: 'failed' });
+      this.logger.warn(
+        { err, push_event_id: event.id, attempt: context.attempt, agent: config.agent_name },
+        'push delivery attempt failed',
+      );
+      throw err;
+    }
+  }
+
+  private recordAttempt(
+    agentName: string,
+    virtualKeyId: string | null,
+    event: AgentPushEventEntity,
+    attempt: number,
+    started: number,
+    status: number,
+    ok: boolean,
+    error?: Record<string, unknown>,
+  ): void {
+    this.history.record({
+      agent_name: agentName,
+      operation: 'PushDelivery',
+      virtual_key_id: virtualKeyId,
+      task_id: event.task_id,
+      status: ok ? 'success' : 'error',
+      status_code: status,
+      latency_ms: performance.now() - started,
+      error: ok ? null : (error ?? { message: `push receiver answered HTTP ${status}` }),
+      response_payload: { attempt, push_event_id: event.id },
+      parent_id: event.operation_id,
+    });
+  }
+}

@@ -1,0 +1,47 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { IDENTITY_PROVIDER } from '../../core/auth/identity-provider.js';
+import { GovernanceIdentityService } from './governance-identity.service.js';
+import { ManagementKeyEntity } from './management-keys/entities/management-key.entity.js';
+import { ManagementKeysController } from './management-keys/management-keys.controller.js';
+import { ManagementKeysService } from './management-keys/management-keys.service.js';
+import { RoleEntity } from './rbac/entities/role.entity.js';
+import { RolesController } from './rbac/roles.controller.js';
+import { RolesService } from './rbac/roles.service.js';
+import { UserEntity } from './users/entities/user.entity.js';
+import { UsersController } from './users/users.controller.js';
+import { UsersService } from './users/users.service.js';
+import { VirtualKeyCredentialEntity } from './virtual-keys/entities/virtual-key-credential.entity.js';
+import { VirtualKeyEntity } from './virtual-keys/entities/virtual-key.entity.js';
+import { VirtualKeyCache } from './virtual-keys/virtual-key-cache.js';
+import { VirtualKeysController } from './virtual-keys/virtual-keys.controller.js';
+import { VirtualKeysService } from './virtual-keys/virtual-keys.service.js';
+
+/**
+ * Identity and access: roles, users, management API keys and virtual keys. Global so the authentication guard can
+ * inject IDENTITY_PROVIDER and other modules VirtualKeysService (to validate `virtual_key_ids`).
+ */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      RoleEntity,
+      UserEntity,
+      ManagementKeyEntity,
+      VirtualKeyEntity,
+      VirtualKeyCredentialEntity,
+    ]),
+  ],
+  controllers: [RolesController, UsersController, ManagementKeysController, VirtualKeysController],
+  providers: [
+    RolesService,
+    UsersService,
+    ManagementKeysService,
+    VirtualKeyCache,
+    VirtualKeysService,
+    GovernanceIdentityService,
+    { provide: IDENTITY_PROVIDER, useExisting: GovernanceIdentityService },
+  ],
+  exports: [IDENTITY_PROVIDER, VirtualKeysService],
+})
+export class GovernanceModule {}

@@ -1,0 +1,92 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
+import { RFC3339 } from '../../shared/ids.js';
+
+export class CreateManagementKeyDto {
+  @ApiProperty({ description: 'What the key is for', maxLength: 255, example: 'ci-deployer' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name: string;
+
+  @ApiProperty({
+    type: [String],
+    description:
+      'Permissions of the key, each `Resource:Operation`. Enterprise: at most the creator’s own permissions.',
+    example: ['AgentGateway:View'],
+    maxItems: 200,
+  })
+  @IsArray()
+  @ArrayMaxSize(200)
+  scopes: unknown[];
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'RFC 3339 expiry, in the future; absent: never expires' })
+  @IsOptional()
+  @IsString()
+  @Matches(RFC3339, { message: 'expires_at must be an RFC 3339 date-time' })
+  expires_at?: string;
+}
+
+/** PUT changes the fields it carries; `expires_at: null` removes the expiry. The key value never changes. */
+export class UpdateManagementKeyDto {
+  @ApiPropertyOptional({ maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Replaces the scopes', maxItems: 200 })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(200)
+  scopes?: unknown[];
+
+  @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String, description: 'RFC 3339, or null' })
+  @ValidateIf((o: UpdateManagementKeyDto) => o.expires_at !== null && o.expires_at !== undefined)
+  @IsString()
+  @Matches(RFC3339, { message: 'expires_at must be an RFC 3339 date-time' })
+  expires_at?: string | null;
+}
+
+export class ManagementKeyDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ type: [String], description: 'Sorted `Resource:Operation` scopes' })
+  scopes: string[];
+
+  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  expires_at: string | null;
+
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'Last authentication (±1 minute)' })
+  last_used_at: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+}
+
+export class CreatedManagementKeyDto extends ManagementKeyDto {
+  @ApiProperty({ description: 'The key (`gwm_` + 40 characters). Shown only in this response.' })
+  value: string;
+}
+
+export class ManagementKeyListDto {
+  @ApiProperty({ type: [ManagementKeyDto] })
+  management_keys: ManagementKeyDto[];
+
+  @ApiProperty()
+  count: number;
+}

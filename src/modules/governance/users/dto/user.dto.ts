@@ -1,0 +1,110 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
+
+export class CreateUserDto {
+  @ApiProperty({ description: 'Display name', maxLength: 255 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name: string;
+
+  @ApiProperty({ description: 'Login email, unique (case-insensitive)', format: 'email', maxLength: 320 })
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(320)
+  email: string;
+
+  @ApiProperty({ description: 'Role granting the user its permissions', format: 'uuid' })
+  @IsString()
+  @IsNotEmpty()
+  role_id: string;
+
+  @ApiPropertyOptional({ description: 'Team the user belongs to', format: 'uuid', nullable: true })
+  @IsOptional()
+  @IsUUID('all', { message: 'team_id must be a UUID' })
+  team_id?: string | null;
+
+  @ApiPropertyOptional({
+    description: 'Password for dashboard login (write-only; stored as an scrypt hash)',
+    minLength: 8,
+    maxLength: 256,
+    writeOnly: true,
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(256)
+  password?: string;
+}
+
+/** PUT changes the fields it carries and keeps the others. `team_id: null` clears the team. */
+export class UpdateUserDto {
+  @ApiPropertyOptional({ description: 'Display name', maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'Login email, unique (case-insensitive)', format: 'email', maxLength: 320 })
+  @IsOptional()
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(320)
+  email?: string;
+
+  @ApiPropertyOptional({ description: 'Role granting the user its permissions', format: 'uuid' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  role_id?: string;
+
+  @ApiPropertyOptional({ description: 'Team the user belongs to; null clears it', format: 'uuid', nullable: true })
+  @ValidateIf((o: UpdateUserDto) => o.team_id !== null && o.team_id !== undefined)
+  @IsUUID('all', { message: 'team_id must be a UUID' })
+  team_id?: string | null;
+
+  @ApiPropertyOptional({ description: 'New password (write-only)', minLength: 8, maxLength: 256, writeOnly: true })
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(256)
+  password?: string;
+}
+
+export class UserDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ format: 'email' })
+  email: string;
+
+  @ApiProperty({ format: 'uuid' })
+  role_id: string;
+
+  @ApiProperty({ format: 'uuid', nullable: true, type: String })
+  team_id: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+}
+
+export class UserListDto {
+  @ApiProperty({ type: [UserDto] })
+  users: UserDto[];
+
+  @ApiProperty()
+  count: number;
+}
+
+export class MyPermissionsDto {
+  @ApiProperty({ type: [String], description: 'The caller’s own permissions, sorted `Resource:Operation`' })
+  permissions: string[];
+
+  @ApiProperty({ description: 'True for the local admin (and any caller while permissions are not enforced)' })
+  is_admin: boolean;
+}

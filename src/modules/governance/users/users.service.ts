@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../../../core/auth/principal.js';
+import { GatewayConfig } from '../../../core/config/gateway-config.js';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { RoleEntity } from '../rbac/entities/role.entity.js';
+import { RolesService } from '../rbac/roles.service.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../shared/db-errors.js';
+import { assertMayGrant } from '../shared/escalation.js';
+import { isId } from '../shared/ids.js';
+import { formatPermissionList } from '../shared/permission-list.js';
+import type { CreateUserDto, UpdateUserDto, UserDto } from './dto/user.dto.js';
+import { UserEntity } from './entities/user.entity.js';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './password-hasher.js';
+
+export interface UserWithPermissions {
+  user: UserEntity;
+  permissions: string[];
+}
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  static toView(user: UserEntity): UserDto {
+    return {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      role_id: user.role_id,
+      team_id: user.team_id,
+      created_at: user.created_at.toISOString(),
+      updated_at: user.updated_at.toISOString(),
+    };
+  }
+
+  async list(): Promise<UserEntity[]> {
+    return this.dataSource.getRepository(UserEntity).find({ order: { created_at: 'ASC', id: 'ASC' } });
+  }
+
+  async get(id: string): Promise<UserEntity> {
+    const user = isId(id) ? await this.dataSource.getRepository(UserEntity).findOneBy({ id }) : null;
+    if (!user) throw GatewayException.notFound('user', `User ${id} not found`);
+    return user;
+  }
+
+  async create(dto: CreateUserDto, principal: Principal | undefined): Promise<UserEntity> {
+    await this.checkRole(dto.role_id, principal);
+    // Hash before touching the database: scrypt takes tens of milliseconds and PGlite has one connection.
+    const password_hash = dto.password === undefined ? null : await hashPassword(dto.password);
+    const repo = this.dataSource.getRepository(UserEntity);
+    const user = repo.create({
+      id: randomUUID(),
+      name: dto.name,
+      email: dto.email.toLowerCase(),
+      role_id: dto.role_id,
+      team_id: dto.team_id ?? null,
+      password_hash,
+    });
+    return this.save(user);
+  }
+
+  async update(id: string, dto: UpdateUserDto, principal: Principal | undefined): Promise<UserEntity> {
+    const user = await this.get(id);
+    await this.checkRole(user.role_id, principal, 'change');
+    if (dto.role_id !== undefined) {
+      await this.checkRole(dto.role_id, principal);
+      user.role_id = dto.role_id;
+    }
+    if (dto.name !== undefined) user.name = dto.name;
+    if (dto.email !== undefined) user.email = dto.email.toLowerCase();
+    if (dto.team_id !== undefined) user.team_id = dto.team_id;
+    if (dto.password !== undefined) user.password_hash = await hashPassword(dto.password);
+    return this.save(user);
+  }
+
+  async delete(id: string, principal: Principal | undefined): Promise<void> {
+    const user = await this.get(id);
+    await this.checkRole(user.role_id, principal, 'delete');
+    await this.dataSource.getRepository(UserEntity).delete({ id: user.id });
+  }
+
+  /** Login by email and password: the user and its role's permissions, or null (same time either way). */
+  async verifyPassword(email: string, password: string): Promise<UserWithPermissions | null> {
+    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ email: email.toLowerCase() });
+    if (!user?.password_hash) {
+      await burnPasswordCheck(password);
+      return null;
+    }
+    if (!(await verifyPassword(password, user.password_hash))) return null;
+    return this.withPermissions(user);
+  }
+
+  /** A user with its role's permissions re-read, or null when the user no longer exists. */
+  async load(id: string): Promise<UserWithPermissions | null> {
+    const user = isId(id) ? await this.dataSource.getRepository(UserEntity).findOneBy({ id }) : null;
+    return user ? this.withPermissions(user) : null;
+  }
+
+  private async withPermissions(user: UserEntity): Promise<UserWithPermissions> {
+    const role = await this.dataSource.getRepository(RoleEntity).findOneBy({ id: user.role_id });
+    return { user, permissions: role ? formatPermissionList(RolesService.permissionsOf(role)) : [] };
+  }
+
+  /**
+   * The role must exist, and (enterprise) carry nothing the caller does not hold itself: whether the caller assigns
+   * it, or changes or deletes a user holding it (changing a user, its password above all, is acting as that user).
+   */
+  private async checkRole(
+    roleId: string,
+    principal: Principal | undefined,
+    action: 'assign' | 'change' | 'delete' = 'assign',
+  ): Promise<void> {
+    const role = isId(roleId) ? await this.dataSource.getRepository(RoleEntity).findOneBy({ id: roleId }) : null;
+    if (!role) {
+      if (action !== 'assign') return;
+      throw GatewayException.validation('role_id', `role_id ${roleId} is not an existing role`);
+    }
+    const what = action === 'assign' ? `role "${role.name}"` : `role "${role.name}" (to ${action} a user holding it)`;
+    assertMayGrant(this.config, principal, formatPermissionList(RolesService.permissionsOf(role)), what);
+  }
+
+  private async save(user: UserEntity): Promise<UserEntity> {
+    try {
+      return await this.dataSource.getRepository(UserEntity).save(user);
+    } catch (error) {
+      if (isUniqueViolation(error, 'uq_users_email')) {
+        throw GatewayException.conflict(`A user with email ${user.email} already exists`, 'email');
+      }
+      // The role was deleted between the check and the write.
+      if (isForeignKeyViolation(error)) {
+        throw GatewayException.validation('role_id', `role_id ${user.role_id} is not an existing role`);
+      }
+      throw error;
+    }
+  }
+}

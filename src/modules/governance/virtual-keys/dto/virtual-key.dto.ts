@@ -1,0 +1,183 @@
+import { PaginationDto } from '../../../../core/http/paging.dto.js';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
+import { DURATION_PATTERN } from '../../../../core/config/gateway-config.js';
+import { RFC3339 } from '../../shared/ids.js';
+
+export class CreateVirtualKeyDto {
+  @ApiProperty({ description: 'Unique name', maxLength: 255, example: 'team-a-prod' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name: string;
+
+  @ApiPropertyOptional({ maxLength: 1000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  description?: string;
+
+  @ApiPropertyOptional({ default: true, description: 'An inactive key is refused with 403 virtual_key_blocked' })
+  @IsOptional()
+  @IsBoolean()
+  is_active?: boolean;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'RFC 3339 expiry, in the future; absent: never expires' })
+  @IsOptional()
+  @IsString()
+  @Matches(RFC3339, { message: 'expires_at must be an RFC 3339 date-time' })
+  expires_at?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String })
+  @IsOptional()
+  @IsUUID('all', { message: 'team_id must be a UUID' })
+  team_id?: string | null;
+
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String })
+  @IsOptional()
+  @IsUUID('all', { message: 'customer_id must be a UUID' })
+  customer_id?: string | null;
+}
+
+/** PUT changes the fields it carries; null clears `expires_at`, `team_id` and `customer_id`. */
+export class UpdateVirtualKeyDto {
+  @ApiPropertyOptional({ maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name?: string;
+
+  @ApiPropertyOptional({ maxLength: 1000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  description?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  is_active?: boolean;
+
+  @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String })
+  @ValidateIf((o: UpdateVirtualKeyDto) => o.expires_at !== null && o.expires_at !== undefined)
+  @IsString()
+  @Matches(RFC3339, { message: 'expires_at must be an RFC 3339 date-time' })
+  expires_at?: string | null;
+
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String })
+  @ValidateIf((o: UpdateVirtualKeyDto) => o.team_id !== null && o.team_id !== undefined)
+  @IsUUID('all', { message: 'team_id must be a UUID' })
+  team_id?: string | null;
+
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String })
+  @ValidateIf((o: UpdateVirtualKeyDto) => o.customer_id !== null && o.customer_id !== undefined)
+  @IsUUID('all', { message: 'customer_id must be a UUID' })
+  customer_id?: string | null;
+}
+
+export class RotateVirtualKeyDto {
+  @ApiPropertyOptional({
+    description: 'How long the old value keeps working (`30s`, `5m`, `1h`); absent: it stops at once',
+    example: '5m',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(DURATION_PATTERN, { message: 'grace_period must be a duration such as 30s, 5m or 1h' })
+  grace_period?: string;
+}
+
+export class BulkRotateVirtualKeysDto extends RotateVirtualKeyDto {
+  @ApiProperty({ type: [String], description: 'Virtual key ids; all are rotated or none', maxItems: 1000 })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(1000)
+  @ArrayUnique({ message: 'ids must not contain duplicates' })
+  ids: unknown[];
+}
+
+export class VirtualKeyDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  description: string;
+
+  @ApiPropertyOptional({ description: 'The key (`sk-gw-` + 32 characters); only in create and rotate responses' })
+  value?: string;
+
+  @ApiProperty()
+  is_active: boolean;
+
+  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  expires_at: string | null;
+
+  @ApiProperty({ format: 'uuid', nullable: true, type: String })
+  team_id: string | null;
+
+  @ApiProperty({ format: 'uuid', nullable: true, type: String })
+  customer_id: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+}
+
+export class VirtualKeyListDto {
+  @ApiProperty({ type: [VirtualKeyDto] })
+  virtual_keys: VirtualKeyDto[];
+
+  @ApiProperty({ description: 'Items in this page' })
+  count: number;
+
+  @ApiProperty({ type: PaginationDto })
+  pagination: PaginationDto;
+}
+
+export class VirtualKeyOperationDto {
+  @ApiProperty()
+  message: string;
+
+  @ApiProperty({ type: VirtualKeyDto })
+  virtual_key: VirtualKeyDto;
+}
+
+export class BulkRotateResponseDto {
+  @ApiProperty()
+  message: string;
+
+  @ApiProperty({ type: [VirtualKeyDto], description: 'Rotated keys with their new values, in request order' })
+  virtual_keys: VirtualKeyDto[];
+}
+
+export class VirtualKeyQuotaDto {
+  @ApiProperty({ format: 'uuid' })
+  virtual_key_id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Budgets with current usage' })
+  budgets: unknown[];
+
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Rate limits with current usage' })
+  rate_limits: unknown[];
+}

@@ -1,0 +1,119 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '../../../core/auth/principal.js';
+import { Permission, VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
+import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { MessageResponseDto } from '../../../core/http/message-response.dto.js';
+import { PagingQueryDto } from '../shared/paging-query.dto.js';
+import { assertStringItems } from '../shared/permission-list.js';
+import {
+  BulkRotateResponseDto,
+  BulkRotateVirtualKeysDto,
+  CreateVirtualKeyDto,
+  RotateVirtualKeyDto,
+  UpdateVirtualKeyDto,
+  VirtualKeyDto,
+  VirtualKeyListDto,
+  VirtualKeyOperationDto,
+  VirtualKeyQuotaDto,
+} from './dto/virtual-key.dto.js';
+import { VirtualKeysService } from './virtual-keys.service.js';
+
+@ApiTags('Virtual keys')
+@Controller('api/governance/virtual-keys')
+export class VirtualKeysController {
+  constructor(private readonly keys: VirtualKeysService) {}
+
+  // Static routes first: `quota` and `rotate` are never taken for a `:vk_id`.
+  @Get('quota')
+  @VirtualKeyAuth()
+  @ApiOperation({
+    operationId: 'getVirtualKeyQuota',
+    summary: 'The calling virtual key’s own budgets and rate limits with current usage',
+  })
+  @ApiOkResponse({ type: VirtualKeyQuotaDto })
+  quota(@CurrentPrincipal() principal?: Principal): VirtualKeyQuotaDto {
+    const vk = principal?.virtualKey;
+    if (!vk) throw GatewayException.unauthorized('missing_credentials', 'A virtual key is required');
+    // Budgets and rate limits arrive with their own governance issue; the shape is final.
+    return { virtual_key_id: vk.id, name: vk.name, budgets: [], rate_limits: [] };
+  }
+
+  @Post('rotate')
+  @HttpCode(200)
+  @Permission('VirtualKeys', 'Update')
+  @ApiOperation({ operationId: 'bulkRotateVirtualKeys', summary: 'Rotate several virtual keys, all or none' })
+  @ApiOkResponse({ type: BulkRotateResponseDto })
+  @ApiErrorResponses(404)
+  async bulkRotate(@Body() dto: BulkRotateVirtualKeysDto): Promise<BulkRotateResponseDto> {
+    assertStringItems(dto.ids, 'ids');
+    const virtual_keys = await this.keys.rotate(dto.ids, dto.grace_period);
+    return { message: 'Virtual keys rotated successfully', virtual_keys };
+  }
+
+  @Get()
+  @Permission('VirtualKeys', 'View')
+  @ApiOperation({ operationId: 'listVirtualKeys', summary: 'List virtual keys (paged; never their values)' })
+  @ApiOkResponse({ type: VirtualKeyListDto })
+  async list(@Query() query: PagingQueryDto): Promise<VirtualKeyListDto> {
+    return this.keys.list(query);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @Permission('VirtualKeys', 'Create')
+  @ApiOperation({
+    operationId: 'createVirtualKey',
+    summary: 'Create a virtual key; the value is in this response only',
+  })
+  @ApiCreatedResponse({ type: VirtualKeyOperationDto })
+  @ApiErrorResponses(409)
+  async create(@Body() dto: CreateVirtualKeyDto): Promise<VirtualKeyOperationDto> {
+    return { message: 'Virtual key created successfully', virtual_key: await this.keys.create(dto) };
+  }
+
+  @Get(':vk_id')
+  @Permission('VirtualKeys', 'View')
+  @ApiOperation({ operationId: 'getVirtualKey', summary: 'Get a virtual key' })
+  @ApiOkResponse({ type: VirtualKeyDto })
+  @ApiErrorResponses(404)
+  async get(@Param('vk_id') id: string): Promise<VirtualKeyDto> {
+    return VirtualKeysService.toView(await this.keys.get(id));
+  }
+
+  @Put(':vk_id')
+  @Permission('VirtualKeys', 'Update')
+  @ApiOperation({ operationId: 'updateVirtualKey', summary: 'Update a virtual key' })
+  @ApiOkResponse({ type: VirtualKeyOperationDto })
+  @ApiErrorResponses(404, 409)
+  async update(@Param('vk_id') id: string, @Body() dto: UpdateVirtualKeyDto): Promise<VirtualKeyOperationDto> {
+    const key = await this.keys.update(id, dto);
+    return { message: 'Virtual key updated successfully', virtual_key: VirtualKeysService.toView(key) };
+  }
+
+  @Delete(':vk_id')
+  @Permission('VirtualKeys', 'Delete')
+  @ApiOperation({ operationId: 'deleteVirtualKey', summary: 'Delete a virtual key' })
+  @ApiOkResponse({ type: MessageResponseDto })
+  @ApiErrorResponses(404)
+  async delete(@Param('vk_id') id: string): Promise<MessageResponseDto> {
+    await this.keys.delete(id);
+    return { message: 'Virtual key deleted successfully' };
+  }
+
+  @Post(':vk_id/rotate')
+  @HttpCode(200)
+  @Permission('VirtualKeys', 'Update')
+  @ApiOperation({
+    operationId: 'rotateVirtualKey',
+    summary: 'New value for a virtual key; the old one works until the grace period ends',
+  })
+  @ApiBody({ type: RotateVirtualKeyDto, required: false })
+  @ApiOkResponse({ type: VirtualKeyOperationDto })
+  @ApiErrorResponses(404)
+  async rotate(@Param('vk_id') id: string, @Body() dto: RotateVirtualKeyDto = {}): Promise<VirtualKeyOperationDto> {
+    const [virtual_key] = await this.keys.rotate([id], dto?.grace_period);
+    return { message: 'Virtual key rotated successfully', virtual_key: virtual_key as VirtualKeyDto };
+  }
+}

@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In, IsNull, LessThanOrEqual, type EntityManager } from 'typeorm';
+import type { AuthenticatedVirtualKey } from '../../../core/auth/principal.js';
+import { parseDuration } from '../../../core/config/duration.js';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { isUniqueViolation } from '../shared/db-errors.js';
+import { generateVirtualKeyValue, hashCredential, VIRTUAL_KEY_PREFIX } from '../shared/credentials.js';
+import { parseFutureExpiry } from '../shared/expiry.js';
+import { isId } from '../shared/ids.js';
+import type { PagingQueryDto } from '../shared/paging-query.dto.js';
+import type {
+  CreateVirtualKeyDto,
+  UpdateVirtualKeyDto,
+  VirtualKeyDto,
+  VirtualKeyListDto,
+} from './dto/virtual-key.dto.js';
+import { VirtualKeyCredentialEntity } from './entities/virtual-key-credential.entity.js';
+import { VirtualKeyEntity } from './entities/virtual-key.entity.js';
+import { VirtualKeyCache, type CachedVirtualKey } from './virtual-key-cache.js';
+
+const NAME_CONFLICT = 'uq_virtual_keys_name';
+
+@Injectable()
+export class VirtualKeysService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cache: VirtualKeyCache,
+  ) {}
+
+  static toView(key: VirtualKeyEntity, value?: string): VirtualKeyDto {
+    return {
+      id: key.id,
+      name: key.name,
+      description: key.description,
+      ...(value === undefined ? {} : { value }),
+      is_active: key.is_active,
+      expires_at: key.expires_at?.toISOString() ?? null,
+      team_id: key.team_id,
+      customer_id: key.customer_id,
+      created_at: key.created_at.toISOString(),
+      updated_at: key.updated_at.toISOString(),
+    };
+  }
+
+  async list(query: PagingQueryDto): Promise<VirtualKeyListDto> {
+    const limit = query.limit ?? 50;
+    const offset = query.offset ?? 0;
+    const sort_by = query.sort_by ?? 'created_at';
+    const order = query.order ?? 'desc';
+    const direction = order === 'asc' ? 'ASC' : 'DESC';
+    const [rows, total_count] = await this.dataSource.getRepository(VirtualKeyEntity).findAndCount({
+      order: { [sort_by]: direction, id: direction },
+      take: limit,
+      skip: offset,
+    });
+    const virtual_keys = rows.map((k) => VirtualKeysService.toView(k));
+    return { virtual_keys, count: virtual_keys.length, pagination: { total_count, limit, offset, sort_by, order } };
+  }
+
+  async get(id: string): Promise<VirtualKeyEntity> {
+    const key = await this.find(id, this.dataSource.manager);
+    if (!key) throw this.notFound(id);
+    return key;
+  }
+
+  /** The subset of `ids` naming existing virtual keys (other modules validate their references with it). */
+  async findExistingIds(ids: string[]): Promise<string[]> {
+    const valid = [...new Set(ids.filter(isId))];
+    if (!valid.length) return [];
+    const rows = await this.dataSource
+      .getRepository(VirtualKeyEntity)
+      .find({ select: { id: true }, where: { id: In(valid) } });
+    return rows.map((r) => r.id);
+  }
+
+  async create(dto: CreateVirtualKeyDto): Promise<VirtualKeyDto> {
+    const expires_at = parseFutureExpiry(dto.expires_at) ?? null;
+    const value = generateVirtualKeyValue();
+    try {
+      const key = await this.dataSource.transaction(async (m) => {
+        const saved = await m.save(
+          m.create(VirtualKeyEntity, {
+            id: randomUUID(),
+            name: dto.name,
+            description: dto.description ?? '',
+            is_active: dto.is_active ?? true,
+            expires_at,
+            team_id: dto.team_id ?? null,
+            customer_id: dto.customer_id ?? null,
+          }),
+        );
+        await this.addCredential(m, saved.id, value);
+        return saved;
+      });
+      return VirtualKeysService.toView(key, value);
+    } catch (error) {
+      throw this.mapConflict(error, dto.name);
+    }
+  }
+
+  async update(id: string, dto: UpdateVirtualKeyDto): Promise<VirtualKeyEntity> {
+    const key = await this.get(id);
+    if (dto.expires_at !== undefined) key.expires_at = parseFutureExpiry(dto.expires_at) ?? null;
+    if (dto.name !== undefined) key.name = dto.name;
+    if (dto.description !== undefined) key.description = dto.description;
+    if (dto.is_active !== undefined) key.is_active = dto.is_active;
+    if (dto.team_id !== undefined) key.team_id = dto.team_id;
+    if (dto.customer_id !== undefined) key.customer_id = dto.customer_id;
+    let saved: VirtualKeyEntity;
+    try {
+      saved = await this.dataSource.getRepository(VirtualKeyEntity).save(key);
+    } catch (error) {
+      throw this.mapConflict(error, key.name);
+    }
+    await this.cache.invalidate();
+    return saved;
+  }
+
+  async delete(id: string): Promise<void> {
+    const key = await this.get(id);
+    // Credentials go with it (ON DELETE CASCADE).
+    await this.dataSource.getRepository(VirtualKeyEntity).delete({ id: key.id });
+    await this.cache.invalidate();
+  }
+
+  /**
+   * New values for every listed key, in one transaction: an unknown id rotates nothing. With a grace period the
+   * current values keep working until it ends; without one they stop at once.
+   */
+  async rotate(ids: string[], gracePeriod?: string): Promise<VirtualKeyDto[]> {
+    const graceMs = gracePeriod === undefined ? 0 : parseDuration(gracePeriod);
+    if (graceMs === undefined) throw GatewayException.validation('grace_period', 'grace_period is not a duration');
+    const rotated = await this.dataSource.transaction(async (m) => {
+      const keys = await m.find(VirtualKeyEntity, {
+        where: { id: In(ids.filter(isId)) },
+        lock: { mode: 'pessimistic_write' },
+      });
+      const byId = new Map(keys.map((k) => [k.id, k]));
+      const missing = ids.find((id) => !byId.has(id));
+      if (missing !== undefined) throw this.notFound(missing);
+      const now = new Date();
+      const out: VirtualKeyDto[] = [];
+      for (const id of ids) {
+        const key = byId.get(id) as VirtualKeyEntity;
+        const credentials = m.getRepository(VirtualKeyCredentialEntity);
+        // Values whose grace already ended are dead weight.
+        await credentials.delete({ virtual_key_id: id, retires_at: LessThanOrEqual(now) });
+        if (graceMs > 0) {
+          await credentials.update(
+            { virtual_key_id: id, retires_at: IsNull() },
+            { retires_at: new Date(now.getTime() + graceMs) },
+          );
+        } else {
+          await credentials.delete({ virtual_key_id: id });
+        }
+        const value = generateVirtualKeyValue();
+        await this.addCredential(m, id, value);
+        key.updated_at = now;
+        const saved = await m.save(key);
+        out.push(VirtualKeysService.toView(saved, value));
+      }
+      return out;
+    });
+    await this.cache.invalidate();
+    return rotated;
+  }
+
+  /**
+   * Accepts or refuses a presented value (the data-plane hot path): unknown or rotated out → 401
+   * invalid_credentials; inactive or expired → 403 virtual_key_blocked. Served from the cache; the lookup key is the
+   * value's SHA-256, so no stored secret is compared byte by byte with the input.
+   */
+  async verify(value: string): Promise<AuthenticatedVirtualKey> {
+    const key = value.startsWith(VIRTUAL_KEY_PREFIX) ? await this.lookup(hashCredential(value)) : null;
+    const now = Date.now();
+    if (!key || (key.retires_at !== null && key.retires_at <= now)) {
+      throw GatewayException.unauthorized('invalid_credentials', 'The virtual key is not valid');
+    }
+    if (!key.is_active) {
+      throw GatewayException.forbidden('virtual_key_blocked', `Virtual key "${key.name}" is inactive`);
+    }
+    if (key.expires_at !== null && key.expires_at <= now) {
+      throw GatewayException.forbidden('virtual_key_blocked', `Virtual key "${key.name}" has expired`);
+    }
+    return { id: key.id, name: key.name, team_id: key.team_id, customer_id: key.customer_id, presented_value: value };
+  }
+
+  private async lookup(hash: string): Promise<CachedVirtualKey | null> {
+    const cached = this.cache.get(hash);
+    if (cached) return cached.key;
+    const startedAt = this.cache.begin();
+    const credential = await this.dataSource.getRepository(VirtualKeyCredentialEntity).findOne({
+      where: { value_hash: hash },
+      relations: { virtual_key: true },
+    });
+    const vk = credential?.virtual_key;
+    const key: CachedVirtualKey | null =
+      credential && vk
+        ? {
+            id: vk.id,
+            name: vk.name,
+            team_id: vk.team_id,
+            customer_id: vk.customer_id,
+            is_active: vk.is_active,
+            expires_at: vk.expires_at?.getTime() ?? null,
+            retires_at: credential.retires_at?.getTime() ?? null,
+          }
+        : null;
+    this.cache.set(hash, key, startedAt);
+    return key;
+  }
+
+  private async addCredential(m: EntityManager, virtualKeyId: string, value: string): Promise<void> {
+    await m.insert(VirtualKeyCredentialEntity, {
+      id: randomUUID(),
+      virtual_key_id: virtualKeyId,
+      value_hash: hashCredential(value),
+      retires_at: null,
+    });
+  }
+
+  private async find(id: string, m: EntityManager): Promise<VirtualKeyEntity | null> {
+    return isId(id) ? m.findOneBy(VirtualKeyEntity, { id }) : null;
+  }
+
+  private notFound(id: string): GatewayException {
+    return GatewayException.notFound('virtual_key', `Virtual key ${id} not found`);
+  }
+
+  private mapConflict(error: unknown, name: string): unknown {
+    if (isUniqueViolation(error, NAME_CONFLICT)) {
+      return GatewayException.conflict(`A virtual key named "${name}" already exists`, 'name');
+    }
+    return error;
+  }
+}

@@ -1,0 +1,20 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+
+export class LoginDto {
+  @ApiProperty({
+    description: 'The admin username of auth_config, or a dashboard user’s email',
+    maxLength: 255,
+    example: 'admin',
+  })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  username: string;
+
+  @ApiProperty({ description: 'The password (never stored or logged)', maxLength: 1024, format: 'password' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1024)
+  password: string;
+}

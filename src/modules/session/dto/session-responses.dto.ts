@@ -1,0 +1,28 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class LoginResponseDto {
+  @ApiProperty({ description: 'What happened', example: 'Login successful' })
+  message: string;
+
+  @ApiProperty({
+    description: 'Opaque session token (also set as the HttpOnly gateway_session cookie); send it as Bearer',
+  })
+  token: string;
+
+  @ApiProperty({ description: 'When the session expires (RFC 3339 UTC)', format: 'date-time' })
+  expires_at: string;
+}
+
+export class AuthStatusDto {
+  @ApiProperty({ description: 'Dashboard auth is enabled and an admin account is configured' })
+  is_auth_enabled: boolean;
+
+  @ApiProperty({ description: 'The request carries a valid management credential (session, key, setup session)' })
+  has_valid_token: boolean;
+
+  @ApiProperty({ description: 'How the dashboard signs in', enum: ['none', 'password'] })
+  auth_type: 'none' | 'password';
+
+  @ApiProperty({ description: 'The open-source setup lock is in force: management routes need the setup token' })
+  setup_required: boolean;
+}

@@ -1,0 +1,27 @@
+import { Global, Module, type OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SESSION_VERIFIER } from '../../core/auth/session-verifier.js';
+import { ExpiredRowsRegistry } from '../../core/maintenance/expired-rows.service.js';
+import { DashboardSessionEntity } from './entities/dashboard-session.entity.js';
+import { SetupSessionEntity } from './entities/setup-session.entity.js';
+import { LoginThrottleService } from './login-throttle.service.js';
+import { SessionController } from './session.controller.js';
+import { SessionService } from './session.service.js';
+
+/** Dashboard login/logout, the setup-lock exchange, and the session tables (SESSION_VERIFIER for the guard). */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([DashboardSessionEntity, SetupSessionEntity])],
+  controllers: [SessionController],
+  providers: [SessionService, LoginThrottleService, { provide: SESSION_VERIFIER, useExisting: SessionService }],
+  exports: [SessionService, SESSION_VERIFIER],
+})
+export class SessionModule implements OnModuleInit {
+  constructor(private readonly expiredRows: ExpiredRowsRegistry) {}
+
+  /** Expired sessions are purged by the periodic maintenance job. */
+  onModuleInit(): void {
+    this.expiredRows.register({ name: 'dashboard_sessions', table: 'dashboard_sessions', column: 'expires_at' });
+    this.expiredRows.register({ name: 'setup_sessions', table: 'setup_sessions', column: 'expires_at' });
+  }
+}

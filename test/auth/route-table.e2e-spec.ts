@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_PERMISSIONS, formatPermission } from '../../src/core/auth/permissions.js';
+import type { RouteAccess } from '../../src/core/auth/route-access.decorator.js';
+import { RouteAccessRegistry } from '../../src/core/auth/route-access.registry.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { RUN_MODE } from '../helpers/test-env.js';
+import { ADMIN_BASIC, ADMIN_PASSWORD, SETUP_HEADER, SETUP_TOKEN, authEnabledConfig, bearer } from './auth-helpers.js';
+
+/** The documented public routes (decisions.md), besides `GET /.well-known/*`. */
+const DOCUMENTED_PUBLIC = [
+  'GET /health',
+  'GET /api/version',
+  'GET /api/session/is-auth-enabled',
+  'POST /api/session/login',
+  'POST /api/session/setup',
+].sort();
+/** The one management route reached with a virtual key only. */
+const QUOTA_ROUTE = 'GET /api/governance/virtual-keys/quota';
+/** Data-plane prefixes: their own auth (virtual keys, per-config tokens), never management, never setup-locked. */
+const DATA_PLANE_PREFIXES = ['/v1/', '/agents/a2a/'];
+
+interface Route {
+  method: string;
+  path: string;
+  access: RouteAccess | undefined;
+}
+
+const isDocs = (path: string) => path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/');
+const isManagement = (path: string) =>
+  path.startsWith('/api/') || path === '/metrics' || path === '/ws' || path.startsWith('/ws/');
+const isWellKnown = (path: string) => path.startsWith('/.well-known/');
+const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+const permissionOf = (access: RouteAccess | undefined) =>
+  access?.kind === 'management' && access.operation
+    ? formatPermission({ resource: access.resource, operation: access.operation })
+    : null;
+
+/** A concrete URL for a route pattern: parameters and wildcards filled with a probe value. */
+function concretePath(path: string): string {
+  return path.replace(/:[A-Za-z0-9_]+(\([^)]*\))?/g, 'route-table-probe').replace(/\*/g, 'probe');
+}
+
+function routesOf(gw: TestApp): Route[] {
+  const registry = gw.app.get(RouteAccessRegistry);
+  const seen = new Map<string, Route>();
+  for (const r of gw.routes.routes) {
+    if (!seen.has(key(r))) seen.set(key(r), { ...r, access: registry.get(r.method, r.path) });
+  }
+  return [...seen.values()].sort((a, b) => key(a).localeCompare(key(b)));
+}
+
+async function call(gw: TestApp, route: Route, headers: Record<string, string> = {}) {
+  const hasBody = !['GET', 'DELETE', 'HEAD', 'OPTIONS'].includes(route.method);
+  try {
+    const res = await fetch(new URL(concretePath(route.path), gw.baseUrl), {
+      method: route.method,
+      headers: { ...headers, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+      body: hasBody ? '{}' : undefined,
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await res.text();
+    let code: string | undefined;
+    try {
+      code = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error?.code;
+    } catch {
+      code = undefined;
+    }
+    return { status: res.status, code, text };
+  } catch (err) {
+    // A handler still working after the guard let it through (a long poll or stream): not a refusal.
+    if ((err as Error).name === 'TimeoutError') return { status: 0, code: 'timeout', text: '' };
+    throw err;
+  }
+}
+
+/** Runs `probe` over every route with a little concurrency; collects mismatches instead of stopping at the first. */
+async function eachRoute(routes: Route[], probe: (route: Route) => Promise<string | undefined>): Promise<string[]> {
+  const problems: string[] = [];
+  for (let i = 0; i < routes.length; i += 8) {
+    const batch = await Promise.all(routes.slice(i, i + 8).map((r) => probe(r)));
+    for (const p of batch) if (p) problems.push(p);
+  }
+  return problems;
+}
+
+describe(`route table, open-source edition under the setup lock (${RUN_MODE})`, () => {
+  let gw: TestApp;
+  let routes: Route[] = [];
+  let virtualKey: string;
+  beforeAll(async () => {
+    gw = await startTestApp({ config: { setup_token: SETUP_TOKEN } });
+    routes = routesOf(gw);
+    const vk = await gw.http.post('/api/governance/virtual-keys', { name: 'route-table' }, { headers: SETUP_HEADER });
+    expect(vk.status).toBe(201);
+    virtualKey = vk.body.virtual_key.value;
+  });
+  afterAll(() => gw?.close());
+
+  it("the table holds the gateway's routes", () => {
+    expect(routes.length).toBeGreaterThan(5);
+    expect(routes.map(key)).toEqual(expect.arrayContaining([...DOCUMENTED_PUBLIC, 'GET /metrics']));
+  });
+  declarationChecksLazy(() => routes);
+
+  it('public routes answer without credentials (not 401/403)', async () => {
+    const problems = await eachRoute(
+      routes.filter((r) => r.access?.kind === 'public' && isManagement(r.path) && r.method === 'GET'),
+      async (r) => {
+        const res = await call(gw, r);
+        return [401, 403].includes(res.status) ? `${key(r)}: ${res.status}` : undefined;
+      },
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('every management route: 401 without credentials, 401 with a virtual key, 403 with a wrong setup token', async () => {
+    const management = routes.filter((r) => isManagement(r.path) && r.access?.kind === 'management');
+    expect(management.length).toBeGreaterThan(3);
+    const problems = await eachRoute(management, async (r) => {
+      const none = await call(gw, r);
+      if (none.status !== 401 || none.code !== 'setup_token_required')
+        return `${key(r)} none: ${none.status} ${none.code}`;
+      const vk = await call(gw, r, bearer(virtualKey));
+      if (vk.status !== 401 || vk.code !== 'virtual_key_not_accepted') return `${key(r)} vk: ${vk.status} ${vk.code}`;
+      const apiKey = await call(gw, r, { 'x-api-key': virtualKey });
+      if (apiKey.status !== 401) return `${key(r)} x-api-key: ${apiKey.status}`;
+      const wrong = await call(gw, r, { 'x-gateway-setup-token': 'definitely-wrong' });
+      if (wrong.status !== 403 || wrong.code !== 'setup_token_invalid') return `${key(r)} wrong: ${wrong.status}`;
+      const right = await call(gw, r, SETUP_HEADER);
+      if ([401, 403].includes(right.status)) return `${key(r)} right token: ${right.status} ${right.code}`;
+      for (const res of [none, vk, apiKey, wrong, right]) {
+        if (res.text.includes(SETUP_TOKEN)) return `${key(r)}: the setup token is in a response body`;
+      }
+      return undefined;
+    });
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  it('data-plane routes are never behind the setup lock', async () => {
+    const dataPlane = routes.filter(
+      (r) =>
+        !isManagement(r.path) &&
+        !isDocs(r.path) &&
+        r.path !== '/health' &&
+        ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method),
+    );
+    const problems = await eachRoute(dataPlane, async (r) => {
+      const res = await call(gw, r);
+      return res.code?.startsWith('setup_token') ? `${key(r)}: ${res.status} ${res.code}` : undefined;
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('the quota route takes a virtual key only', async () => {
+    const quota = routes.find((r) => key(r) === QUOTA_ROUTE);
+    expect(quota?.access).toEqual({ kind: 'virtual-key' });
+    expect((await call(gw, quota!)).status).toBe(401);
+    expect((await call(gw, quota!, SETUP_HEADER)).status).toBe(401);
+    expect((await call(gw, quota!, bearer(virtualKey))).status).toBe(200);
+    expect((await call(gw, quota!, { 'x-api-key': virtualKey })).status).toBe(200);
+    expect((await call(gw, quota!, { 'x-gateway-vk': virtualKey })).status).toBe(200);
+  });
+
+  it('no setup token or key value in any log line', () => {
+    expect(gw.logs.text()).not.toContain(SETUP_TOKEN);
+    expect(gw.logs.text()).not.toContain(virtualKey);
+  });
+});
+
+describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, () => {
+  let gw: TestApp;
+  let routes: Route[] = [];
+  let virtualKey: string;
+  /** Per permission: a key holding only it, and a key holding every permission but it. */
+  const keys = new Map<string, { holding: string; lacking: string }>();
+  let noScopeKey: string;
+
+  async function createKey(name: string, scopes: readonly string[]): Promise<string> {
+    const res = await gw.http.post('/api/management-keys', { name, scopes }, { headers: ADMIN_BASIC });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.value as string;
+  }
+
+  beforeAll(async () => {
+    gw = await startTestApp({ config: authEnabledConfig({ edition: 'enterprise' }) });
+    routes = routesOf(gw);
+    const vk = await gw.http.post('/api/governance/virtual-keys', { name: 'route-table' }, { headers: ADMIN_BASIC });
+    expect(vk.status).toBe(201);
+    virtualKey = vk.body.virtual_key.value;
+    noScopeKey = await createKey('no-scopes', []);
+    const permissions = new Set(routes.map((r) => permissionOf(r.access)).filter((p): p is string => p !== null));
+    for (const permission of permissions) {
+      keys.set(permission, {
+        holding: await createKey(`holding ${permission}`, [permission]),
+        lacking: await createKey(
+          `lacking ${permission}`,
+          ALL_PERMISSIONS.filter((p) => p !== permission),
+        ),
+      });
+    }
+  }, 120_000);
+  afterAll(() => gw?.close());
+
+  it('every route carries a declaration', () => {
+    expect(routes.filter((r) => !isDocs(r.path) && !r.access).map(key)).toEqual([]);
+  });
+
+  it('every management route: 401 without credentials and with a virtual key; 403 without its permission', async () => {
+    const management = routes.filter((r) => isManagement(r.path) && r.access?.kind === 'management');
+    const problems = await eachRoute(management, async (r) => {
+      const none = await call(gw, r);
+      if (none.status !== 401) return `${key(r)} none: ${none.status} ${none.code}`;
+      const vk = await call(gw, r, bearer(virtualKey));
+      if (vk.status !== 401 || vk.code !== 'virtual_key_not_accepted') return `${key(r)} vk: ${vk.status} ${vk.code}`;
+      const setup = await call(gw, r, SETUP_HEADER);
+      if (setup.status !== 401) return `${key(r)} setup header: ${setup.status}`;
+      const permission = permissionOf(r.access);
+      if (permission === null) {
+        // @Authenticated: any management principal.
+        const any = await call(gw, r, bearer(noScopeKey));
+        return [401, 403].includes(any.status) ? `${key(r)} authenticated: ${any.status} ${any.code}` : undefined;
+      }
+      const pair = keys.get(permission)!;
+      const lacking = await call(gw, r, bearer(pair.lacking));
+      if (lacking.status !== 403 || lacking.code !== 'permission_denied' || !lacking.text.includes(permission)) {
+        return `${key(r)} lacking ${permission}: ${lacking.status} ${lacking.code}`;
+      }
+      const holding = await call(gw, r, bearer(pair.holding));
+      if ([401, 403].includes(holding.status))
+        return `${key(r)} holding ${permission}: ${holding.status} ${holding.code}`;
+      for (const res of [none, vk, setup, lacking, holding]) {
+        if (res.text.includes(ADMIN_PASSWORD)) return `${key(r)}: the admin password is in a response body`;
+      }
+      return undefined;
+    });
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it('the local admin bypasses permission checks', async () => {
+    const management = routes.filter((r) => isManagement(r.path) && r.access?.kind === 'management');
+    const problems = await eachRoute(
+      management.filter((r) => r.method === 'GET'),
+      async (r) => {
+        const res = await call(gw, r, ADMIN_BASIC);
+        return [401, 403].includes(res.status) ? `${key(r)}: ${res.status} ${res.code}` : undefined;
+      },
+    );
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('the quota route takes a virtual key only', async () => {
+    const quota = routes.find((r) => key(r) === QUOTA_ROUTE)!;
+    expect((await call(gw, quota)).status).toBe(401);
+    expect((await call(gw, quota, ADMIN_BASIC)).status).toBe(401);
+    expect((await call(gw, quota, bearer(virtualKey))).status).toBe(200);
+  });
+});
+
+/** The declaration checks, reading the routes when each test runs. */
+function declarationChecksLazy(get: () => Route[]): void {
+  it('every route carries a declaration (@Public, @Permission, @Authenticated or @VirtualKeyAuth)', () => {
+    expect(
+      get()
+        .filter((r) => !isDocs(r.path) && !r.access)
+        .map(key),
+    ).toEqual([]);
+  });
+  it('the public routes are exactly the documented ones, and /.well-known/* is GET only', () => {
+    const publicRoutes = get().filter((r) => r.access?.kind === 'public');
+    const documented = publicRoutes
+      .filter((r) => !isWellKnown(r.path) && !DATA_PLANE_PREFIXES.some((p) => r.path.startsWith(p)))
+      .map(key)
+      .sort();
+    expect(documented).toEqual(DOCUMENTED_PUBLIC);
+    expect(publicRoutes.filter((r) => isWellKnown(r.path) && r.method !== 'GET').map(key)).toEqual([]);
+  });
+  it('management routes need management credentials (virtual keys only on the quota route)', () => {
+    const wrong = get()
+      .filter((r) => isManagement(r.path) && r.access && r.access.kind !== 'public')
+      .filter((r) => (r.access?.kind === 'virtual-key') !== (key(r) === QUOTA_ROUTE))
+      .map(key);
+    expect(wrong).toEqual([]);
+  });
+}
