@@ -50,7 +50,8 @@ for (let i = 0; i < runs; i++) {
   warm.push(await startOnce(dir));
   rmSync(dir, { recursive: true, force: true });
 }
-const fmt = (xs) => `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
+const fmt = (xs) =>
+  `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
 console.log(`cold start to healthy /health, embedded default, ${runs} runs each`);
 console.log(`  fresh app dir (create + migrate): ${fmt(fresh)}`);
 console.log(`  existing app dir (restart):       ${fmt(warm)}`);

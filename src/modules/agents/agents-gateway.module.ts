@@ -6,6 +6,7 @@ import { AgentsDataPlaneController } from './data-plane/data-plane.controller.js
 import { JsonRpcProxyService } from './data-plane/jsonrpc-proxy.service.js';
 import { RestProxyService } from './data-plane/rest-proxy.service.js';
 import { SseStreamTracker } from './data-plane/sse-relay.js';
+import { StreamEventRecorder } from './data-plane/stream-events.js';
 import { AgentHistoryController } from './history/agent-history.controller.js';
 import { AgentHistoryService } from './history/agent-history.service.js';
 import { AgentOperationEntity } from './history/entities/agent-operation.entity.js';
@@ -33,6 +34,7 @@ import { PushRelayService } from './push/push-relay.service.js';
     JsonRpcProxyService,
     RestProxyService,
     SseStreamTracker,
+    StreamEventRecorder,
     AgentHistoryService,
     PushConfigsService,
     PushRelayService,

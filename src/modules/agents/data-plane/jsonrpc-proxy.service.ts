@@ -1,14 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
-import {
-  OutboundHttpService,
-  readBodyCapped,
-  type OutboundResponse,
-} from '../../../core/outbound/outbound-http.service.js';
+import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
 import { AgentHistoryService } from '../history/agent-history.service.js';
 import { PushConfigsService } from '../push/push-configs.service.js';
 import { PushRelayService } from '../push/push-relay.service.js';
@@ -22,12 +17,11 @@ import {
   upstreamProtocolError,
   type RpcId,
 } from './jsonrpc-envelope.js';
-import { relaySse, sendSingleSseEvent, SseStreamTracker } from './sse-relay.js';
+import { sendSingleSseEvent } from './sse-relay.js';
+import { StreamEventRecorder } from './stream-events.js';
+import { MAX_RESPONSE_BYTES, openUpstreamCall, STREAM_CONNECT_TIMEOUT_MS, type UpstreamCall } from './upstream-call.js';
 
-/** Blocking SendMessage waits for the task to finish: allow the upstream time before its response headers. */
-export const UNARY_TIMEOUT_MS = 120_000;
-export const STREAM_CONNECT_TIMEOUT_MS = 30_000;
-export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+export { MAX_RESPONSE_BYTES, STREAM_CONNECT_TIMEOUT_MS, UNARY_TIMEOUT_MS } from './upstream-call.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -51,7 +45,7 @@ export class JsonRpcProxyService {
     private readonly history: AgentHistoryService,
     private readonly pushConfigs: PushConfigsService,
     private readonly push: PushRelayService,
-    private readonly streams: SseStreamTracker,
+    private readonly streamEvents: StreamEventRecorder,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -125,39 +119,22 @@ export class JsonRpcProxyService {
     answerWithClientConfig: boolean,
   ): Promise<void> {
     const { agent } = rpc.call;
-    let upstreamParams = params;
-    let response: OutboundResponse;
     const streaming = STREAMING_METHODS.has(rpc.method);
-    const abort = new AbortController();
-    try {
-      const ctx = await this.access.context(request, rpc.call, 'application/json');
-      const iface = ctx.upstream.jsonrpc;
-      if (!iface) {
-        throw new GatewayException(400, 'unsupported_operation', `Agent ${agent.name} has no JSON-RPC interface`, {
-          reason: 'caller_invalid_request',
-        });
-      }
-      if (iface.tenant && !upstreamParams.tenant) upstreamParams = { ...upstreamParams, tenant: iface.tenant };
-      const outgoing = { jsonrpc: '2.0', id: rpc.id, method: rpc.method, params: upstreamParams };
-      const headers = { ...ctx.headers, accept: streaming ? 'text/event-stream' : 'application/json' };
-      response = await this.outbound.request(iface.url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(outgoing),
-        tls: ctx.tls,
-        timeoutMs: streaming ? STREAM_CONNECT_TIMEOUT_MS : UNARY_TIMEOUT_MS,
-        bodyTimeoutMs: streaming ? 0 : undefined,
-        signal: abort.signal,
-      });
-    } catch (err) {
-      await this.push.discard(pushRowId).catch(() => undefined);
-      throw err;
-    }
+    const deps = { access: this.access, outbound: this.outbound, push: this.push };
+    const upstream = await openUpstreamCall(deps, request, rpc.call, pushRowId, {
+      binding: 'jsonrpc',
+      contentType: 'application/json',
+      streaming,
+      accept: 'application/json',
+      build: (iface) => {
+        const upstreamParams = iface.tenant && !params.tenant ? { ...params, tenant: iface.tenant } : params;
+        const outgoing = { jsonrpc: '2.0', id: rpc.id, method: rpc.method, params: upstreamParams };
+        return { url: iface.url, method: 'POST', body: JSON.stringify(outgoing) };
+      },
+    });
+    const { response, contentType } = upstream;
     if (response.status === 404 || response.status === 405) this.access.refreshCardLater(agent);
-    const contentType = String(response.headers['content-type'] ?? '');
-    if (streaming && response.status < 300 && contentType.includes('text/event-stream')) {
-      return this.relayStream(request, reply, rpc, response, abort, pushRowId);
-    }
+    if (upstream.eventStream) return this.relayStream(request, reply, rpc, upstream, pushRowId);
 
     const text = (await readBodyCapped(response.body, MAX_RESPONSE_BYTES, `agent ${agent.name}`)).toString('utf8');
     let json: unknown;
@@ -202,85 +179,37 @@ export class JsonRpcProxyService {
     request: FastifyRequest,
     reply: FastifyReply,
     rpc: RpcCall,
-    response: OutboundResponse,
-    abort: AbortController,
+    upstream: UpstreamCall,
     pushRowId: string | undefined,
   ): Promise<void> {
-    const parentId = randomUUID();
-    let info: TaskInfo = requestTaskInfo(rpc.original.params);
-    let bound = false;
+    const stream = this.streamEvents.start('JSONRPC', rpc, pushRowId, requestTaskInfo(rpc.original.params));
     let lastError: unknown;
-    const extension = response.headers['a2a-extensions'];
-    const result = await relaySse(
+    const extension = upstream.response.headers['a2a-extensions'];
+    const result = await stream.relay(
+      request,
+      reply,
+      upstream,
       {
-        request,
-        reply,
-        upstream: response,
-        abort,
-        tracker: this.streams,
-        onEvent: (data) => {
-          let event: unknown;
-          try {
-            event = JSON.parse(data);
-          } catch {
-            event = data;
-          }
-          const payload = isObj(event) && 'result' in event ? event.result : event;
-          const eventInfo = taskInfoOf(payload);
-          info = { ...info, ...Object.fromEntries(Object.entries(eventInfo).filter(([, v]) => v !== undefined)) };
+        onEvent: (event) => {
           if (isObj(event) && event.error) lastError = event.error;
-          if (!bound && eventInfo.task_id && pushRowId) {
-            bound = true;
-            void this.push.bind(pushRowId, eventInfo.task_id).catch(() => undefined);
-          }
-          this.history.record({
-            agent_name: rpc.name,
-            operation: 'StreamEvent',
-            protocol_binding: 'JSONRPC',
-            virtual_key_id: rpc.call.virtualKey.id,
-            ...eventInfo,
-            status: isObj(event) && event.error ? 'error' : 'success',
-            status_code: 200,
-            latency_ms: performance.now() - rpc.started,
+          stream.record(event, isObj(event) && 'result' in event ? event.result : event, {
+            failed: isObj(event) && Boolean(event.error),
             error: isObj(event) && isObj(event.error) ? event.error : null,
-            response_payload: event,
-            parent_id: parentId,
           });
         },
         formatError: (err) => JSON.stringify(rpcErrorReply(rpc.id, err, rpc.method, rpc.name).body),
       },
       typeof extension === 'string' ? { 'a2a-extensions': extension } : {},
     );
-    this.logger.info(
-      {
-        req_id: request.id,
-        method: request.method,
-        url: request.url.split('?')[0],
-        status: 200,
-        duration_ms: Math.round(performance.now() - rpc.started),
-        events: result.events,
-        client_closed: result.clientClosed,
-      },
-      'stream completed',
-    );
-    const failed = result.error !== undefined || lastError !== undefined;
-    this.history.record({
-      id: parentId,
-      agent_name: rpc.name,
+    stream.finish(request, result, {
       operation: rpc.method,
-      protocol_binding: 'JSONRPC',
-      virtual_key_id: rpc.call.virtualKey.id,
-      ...info,
-      status: failed ? 'error' : 'success',
-      status_code: 200,
-      latency_ms: performance.now() - rpc.started,
+      failed: result.error !== undefined || lastError !== undefined,
       error: result.error
         ? { ...rpcErrorReply(rpc.id, result.error, rpc.method, rpc.name).body.error.data }
         : isObj(lastError)
           ? lastError
           : null,
       request_payload: rpc.original,
-      response_payload: { events: result.events, client_closed: result.clientClosed },
     });
   }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -11,8 +10,9 @@ import { PushConfigsService } from '../push/push-configs.service.js';
 import { PushRelayService } from '../push/push-relay.service.js';
 import { A2A_JSON, STREAMING_METHODS, taskInfoOf, type A2aMethod, type TaskInfo } from './a2a-wire.js';
 import { AgentAccessService, withA2aFields, type AuthorizedCall } from './agent-access.service.js';
-import { MAX_RESPONSE_BYTES, STREAM_CONNECT_TIMEOUT_MS, UNARY_TIMEOUT_MS } from './jsonrpc-proxy.service.js';
-import { relaySse, sendSingleSseEvent, SseStreamTracker } from './sse-relay.js';
+import { sendSingleSseEvent } from './sse-relay.js';
+import { StreamEventRecorder } from './stream-events.js';
+import { MAX_RESPONSE_BYTES, openUpstreamCall, type UpstreamCall } from './upstream-call.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -87,7 +87,7 @@ export class RestProxyService {
     private readonly history: AgentHistoryService,
     private readonly pushConfigs: PushConfigsService,
     private readonly push: PushRelayService,
-    private readonly streams: SseStreamTracker,
+    private readonly streamEvents: StreamEventRecorder,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -183,38 +183,24 @@ export class RestProxyService {
     const { agent } = rest.call;
     const streaming = STREAMING_METHODS.has(rest.route.operation);
     const hasBody = request.method !== 'GET' && request.method !== 'DELETE' && request.method !== 'HEAD';
-    const abort = new AbortController();
-    let response;
-    try {
-      const ctx = await this.access.context(request, rest.call, hasBody ? A2A_JSON : undefined);
-      const iface = ctx.upstream.rest;
-      if (!iface) {
-        throw new GatewayException(400, 'unsupported_operation', `Agent ${agent.name} has no HTTP+JSON interface`, {
-          reason: 'caller_invalid_request',
-        });
-      }
-      const base = iface.url.replace(/\/+$/, '');
-      const tenant = iface.tenant ? `/${encodeURIComponent(iface.tenant)}` : '';
-      response = await this.outbound.request(`${base}${tenant}/${rest.route.path}${rest.query}`, {
-        method: request.method,
-        headers: { ...ctx.headers, accept: streaming ? 'text/event-stream' : `${A2A_JSON}, application/json` },
-        body: hasBody ? JSON.stringify(payload ?? {}) : undefined,
-        tls: ctx.tls,
-        timeoutMs: streaming ? STREAM_CONNECT_TIMEOUT_MS : UNARY_TIMEOUT_MS,
-        bodyTimeoutMs: streaming ? 0 : undefined,
-        signal: abort.signal,
-      });
-    } catch (err) {
-      await this.push.discard(pushRowId).catch(() => undefined);
-      throw err;
-    }
+    const deps = { access: this.access, outbound: this.outbound, push: this.push };
+    const upstream = await openUpstreamCall(deps, request, rest.call, pushRowId, {
+      binding: 'rest',
+      contentType: hasBody ? A2A_JSON : undefined,
+      streaming,
+      accept: `${A2A_JSON}, application/json`,
+      build: (iface) => {
+        const base = iface.url.replace(/\/+$/, '');
+        const tenant = iface.tenant ? `/${encodeURIComponent(iface.tenant)}` : '';
+        const url = `${base}${tenant}/${rest.route.path}${rest.query}`;
+        return { url, method: request.method, body: hasBody ? JSON.stringify(payload ?? {}) : undefined };
+      },
+    });
+    const { response, contentType } = upstream;
     if ((response.status === 404 || response.status === 405) && request.method === 'POST') {
       this.access.refreshCardLater(agent);
     }
-    const contentType = String(response.headers['content-type'] ?? '');
-    if (streaming && response.status < 300 && contentType.includes('text/event-stream')) {
-      return this.relayStream(request, reply, rest, response, abort, pushRowId);
-    }
+    if (upstream.eventStream) return this.relayStream(request, reply, rest, upstream, pushRowId);
     const buffer = await readBodyCapped(response.body, MAX_RESPONSE_BYTES, `agent ${agent.name}`);
     if (silent) return;
     const text = buffer.toString('utf8');
@@ -257,76 +243,24 @@ export class RestProxyService {
     request: FastifyRequest,
     reply: FastifyReply,
     rest: RestCall,
-    response: Awaited<ReturnType<OutboundHttpService['request']>>,
-    abort: AbortController,
+    upstream: UpstreamCall,
     pushRowId: string | undefined,
   ): Promise<void> {
-    const parentId = randomUUID();
-    let info: TaskInfo = { task_id: rest.route.taskId };
-    let bound = false;
-    const result = await relaySse({
-      request,
-      reply,
-      upstream: response,
-      abort,
-      tracker: this.streams,
-      onEvent: (data) => {
-        let event: unknown;
-        try {
-          event = JSON.parse(data);
-        } catch {
-          event = data;
-        }
-        const eventInfo = taskInfoOf(event);
-        info = { ...info, ...Object.fromEntries(Object.entries(eventInfo).filter(([, v]) => v !== undefined)) };
-        if (!bound && eventInfo.task_id && pushRowId) {
-          bound = true;
-          void this.push.bind(pushRowId, eventInfo.task_id).catch(() => undefined);
-        }
+    const stream = this.streamEvents.start('HTTP+JSON', rest, pushRowId, { task_id: rest.route.taskId });
+    const result = await stream.relay(request, reply, upstream, {
+      onEvent: (event) => {
         const failed = isObj(event) && isObj(event.error);
-        this.history.record({
-          agent_name: rest.name,
-          operation: 'StreamEvent',
-          protocol_binding: 'HTTP+JSON',
-          virtual_key_id: rest.call.virtualKey.id,
-          ...eventInfo,
-          status: failed ? 'error' : 'success',
-          status_code: 200,
-          latency_ms: performance.now() - rest.started,
-          error: failed ? (event as { error: Obj }).error : null,
-          response_payload: event,
-          parent_id: parentId,
-        });
+        stream.record(event, event, { failed, error: failed ? (event as { error: Obj }).error : null });
       },
       formatError: (err) => JSON.stringify(toErrorResponse(withA2aFields(err, rest.route.operation, rest.name)).body),
     });
-    this.logger.info(
-      {
-        req_id: request.id,
-        method: request.method,
-        url: request.url.split('?')[0],
-        status: 200,
-        duration_ms: Math.round(performance.now() - rest.started),
-        events: result.events,
-        client_closed: result.clientClosed,
-      },
-      'stream completed',
-    );
-    this.history.record({
-      id: parentId,
-      agent_name: rest.name,
+    stream.finish(request, result, {
       operation: rest.route.operation,
-      protocol_binding: 'HTTP+JSON',
-      virtual_key_id: rest.call.virtualKey.id,
-      ...info,
-      status: result.error ? 'error' : 'success',
-      status_code: 200,
-      latency_ms: performance.now() - rest.started,
+      failed: Boolean(result.error),
       error: result.error
         ? { ...toErrorResponse(withA2aFields(result.error, rest.route.operation, rest.name)).body }
         : null,
       request_payload: request.body ?? null,
-      response_payload: { events: result.events, client_closed: result.clientClosed },
     });
   }
 

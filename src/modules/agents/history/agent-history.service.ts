@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { type FindOptionsWhere, In, LessThanOrEqual, MoreThanOrEqual, Between, type Repository } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
+import { findNewestFirst } from '../newest-first-page.js';
 import { AgentOperationEntity, type OperationStatus } from './entities/agent-operation.entity.js';
 import { redactPayload } from './payload-redaction.js';
 
@@ -103,13 +104,7 @@ export class AgentHistoryService implements BeforeApplicationShutdown {
     if (filters.start_time && filters.end_time) where.created_at = Between(filters.start_time, filters.end_time);
     else if (filters.start_time) where.created_at = MoreThanOrEqual(filters.start_time);
     else if (filters.end_time) where.created_at = LessThanOrEqual(filters.end_time);
-    const [rows, total] = await this.repo.findAndCount({
-      where,
-      order: { created_at: 'DESC', id: 'DESC' },
-      take: filters.limit,
-      skip: filters.offset,
-    });
-    return { rows, total };
+    return findNewestFirst(this.repo, where, filters);
   }
 
   async get(id: string): Promise<AgentOperationEntity> {

@@ -5,6 +5,7 @@ import { IsNull, type FindOptionsWhere, type Repository } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { REDACTED } from '../../../core/secrets/secret-value.js';
 import { SecretsService } from '../../../core/secrets/secrets.service.js';
+import { findNewestFirst } from '../newest-first-page.js';
 import { AgentPushConfigEntity } from './entities/agent-push-config.entity.js';
 
 /** A push config as A2A v1 writes it (TaskPushNotificationConfig, ProtoJSON). */
@@ -116,13 +117,7 @@ export class PushConfigsService {
     const where: FindOptionsWhere<AgentPushConfigEntity> = {};
     if (filters.agent_name) where.agent_name = filters.agent_name;
     if (filters.task_id) where.task_id = filters.task_id;
-    const [rows, total] = await this.repo.findAndCount({
-      where,
-      order: { created_at: 'DESC', id: 'DESC' },
-      take: filters.limit,
-      skip: filters.offset,
-    });
-    return { rows, total };
+    return findNewestFirst(this.repo, where, filters);
   }
 
   /** Constant-time check of a callback token against the stored hash. */

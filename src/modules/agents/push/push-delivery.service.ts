@@ -9,10 +9,20 @@ import { JOB_SETTINGS } from '../../../core/queue/job-catalogue.js';
 import { JobHandler, type JobContext } from '../../../core/queue/job-handler.decorator.js';
 import { A2A_JSON } from '../data-plane/a2a-wire.js';
 import { AgentHistoryService } from '../history/agent-history.service.js';
+import type { AgentPushConfigEntity } from './entities/agent-push-config.entity.js';
 import { AgentPushEventEntity } from './entities/agent-push-event.entity.js';
 import { PushConfigsService } from './push-configs.service.js';
 
 export const PUSH_DELIVERY_TIMEOUT_MS = 15_000;
+
+/** One delivery attempt, as its history row names it. */
+interface DeliveryAttempt {
+  config: AgentPushConfigEntity;
+  event: AgentPushEventEntity;
+  attempt: number;
+  /** `performance.now()` when the attempt started. */
+  started: number;
+}
 
 /** Re-delivers stored push events to client webhooks (queue job, retried with the table's backoff). */
 @Injectable()
@@ -45,7 +55,7 @@ export class PushDeliveryService {
       headers['x-a2a-notification-token'] = client.token;
       headers['a2a-notification-token'] = client.token;
     }
-    const started = performance.now();
+    const delivery: DeliveryAttempt = { config, event, attempt: context.attempt, started: performance.now() };
     await this.events.update({ id: event.id }, { attempts: context.attempt });
     const lastAttempt = context.attempt >= JOB_SETTINGS['agents.push-deliver'].attempts;
     try {
@@ -58,33 +68,14 @@ export class PushDeliveryService {
       });
       await readBodyCapped(response.body, 64 * 1024, 'push receiver').catch(() => undefined);
       const ok = response.status >= 200 && response.status < 300;
-      this.recordAttempt(
-        config.agent_name,
-        config.virtual_key_id,
-        event,
-        context.attempt,
-        started,
-        response.status,
-        ok,
-      );
+      this.recordAttempt(delivery, response.status, ok);
       if (!ok) throw new Error(`push receiver answered HTTP ${response.status}`);
       await this.events.update({ id: event.id }, { status: 'delivered', delivered_at: new Date() });
       return { status: response.status };
     } catch (err) {
       if (!(err instanceof Error && err.message.startsWith('push receiver answered'))) {
         const view = toErrorResponse(err);
-        this.recordAttempt(
-          config.agent_name,
-          config.virtual_key_id,
-          event,
-          context.attempt,
-          started,
-          view.status,
-          false,
-          {
-            ...view.body,
-          },
-        );
+        this.recordAttempt(delivery, view.status, false, { ...view.body });
       }
       if (lastAttempt) await this.events.update({ id: event.id }, { status: 'failed' });
       this.logger.warn(
@@ -96,19 +87,15 @@ export class PushDeliveryService {
   }
 
   private recordAttempt(
-    agentName: string,
-    virtualKeyId: string | null,
-    event: AgentPushEventEntity,
-    attempt: number,
-    started: number,
+    { config, event, attempt, started }: DeliveryAttempt,
     status: number,
     ok: boolean,
     error?: Record<string, unknown>,
   ): void {
     this.history.record({
-      agent_name: agentName,
+      agent_name: config.agent_name,
       operation: 'PushDelivery',
-      virtual_key_id: virtualKeyId,
+      virtual_key_id: config.virtual_key_id,
       task_id: event.task_id,
       status: ok ? 'success' : 'error',
       status_code: status,
