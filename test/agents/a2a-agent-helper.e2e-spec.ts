@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
-import { Role, type SendMessageRequest } from '@a2a-js/sdk';
 import { type A2aAgent, startA2aAgent } from '../helpers/a2a-agent.js';
+import { userMessage } from './data-plane-kit.js';
 
 // Proves the upstream test agent itself behaves (so gateway suites can trust it).
 describe('test A2A agent helper', () => {
@@ -10,29 +10,6 @@ describe('test A2A agent helper', () => {
     agent = await startA2aAgent({ extensions: [{ uri: 'https://example.com/ext/a' }] });
   });
   afterAll(() => agent.close());
-
-  const message = (messageId: string, text = 'hi'): SendMessageRequest => ({
-    tenant: '',
-    configuration: undefined,
-    metadata: undefined,
-    message: {
-      messageId,
-      role: Role.ROLE_USER,
-      parts: [
-        {
-          content: { $case: 'text' as const, value: text },
-          metadata: undefined,
-          filename: '',
-          mediaType: 'text/plain',
-        },
-      ],
-      contextId: '',
-      taskId: '',
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-  });
 
   it('serves a spec-shaped card', async () => {
     const res = await fetch(agent.cardUrl, { headers: { 'A2A-Version': '1.0' } });
@@ -54,10 +31,10 @@ describe('test A2A agent helper', () => {
         preferredTransports: [transport],
       });
       const client = await factory.createFromUrl(agent.cardUrl, '');
-      const sent = (await client.sendMessage(message(`tck-complete-task-${transport}`))) as any;
+      const sent = (await client.sendMessage(userMessage(`tck-complete-task-${transport}`))) as any;
       expect(sent.status.state).toBe(3);
       const events: string[] = [];
-      for await (const ev of client.sendMessageStream(message(`tck-stream-001-${transport}`))) {
+      for await (const ev of client.sendMessageStream(userMessage(`tck-stream-001-${transport}`))) {
         events.push(ev.payload!.$case);
       }
       expect(events).toEqual([
@@ -68,7 +45,7 @@ describe('test A2A agent helper', () => {
         'artifactUpdate',
         'statusUpdate',
       ]);
-      const msg = (await client.sendMessage(message(`tck-message-response-${transport}`, 'yo'))) as any;
+      const msg = (await client.sendMessage(userMessage(`tck-message-response-${transport}`, 'yo'))) as any;
       expect(msg.parts[0].content.value).toBe('echo: yo');
       expect(agent.protocolRequests().length).toBeGreaterThan(0);
     });
