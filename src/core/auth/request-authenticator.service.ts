@@ -4,6 +4,7 @@ import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayException } from '../errors/gateway.exception.js';
 import { presentsVirtualKey, readCredentials } from './credentials.util.js';
 import { isSetupLockActive } from './dashboard-auth.js';
+import { PassportSchemes, type SchemeName } from './passport-schemes.js';
 import type { Principal } from './principal.js';
 import { SESSION_VERIFIER, type SessionVerifier } from './session-verifier.js';
 import { BasicAuthStrategy } from './strategies/basic-auth.strategy.js';
@@ -25,7 +26,28 @@ export class RequestAuthenticator {
     private readonly setup: SetupTokenStrategy,
     private readonly virtualKeys: VirtualKeyStrategy,
     @Optional() @Inject(SESSION_VERIFIER) private readonly sessions: SessionVerifier | null,
-  ) {}
+  ) {
+    const credentials = (request: FastifyRequest) => readCredentials(request);
+    this.schemes.register('basic', (request) => {
+      const basic = credentials(request).basic;
+      return basic ? this.basic.validate(basic) : Promise.resolve(null);
+    });
+    this.schemes.register('management-bearer', (request) => {
+      const bearer = credentials(request).bearer;
+      return bearer !== undefined ? this.bearer.validate(bearer) : Promise.resolve(null);
+    });
+    this.schemes.register('setup-token', (request) => this.setup.validate(credentials(request)));
+    this.schemes.register('virtual-key', (request) => this.virtualKeys.validate(credentials(request), false));
+    this.schemes.register('virtual-key-optional', (request) => this.virtualKeys.validate(credentials(request), true));
+  }
+
+  private readonly schemes = new PassportSchemes();
+
+  private async through(name: SchemeName, request: FastifyRequest): Promise<Principal> {
+    const principal = await this.schemes.authenticate(name, request);
+    if (!principal) throw GatewayException.unauthorized('invalid_credentials', 'The credentials were not accepted');
+    return principal;
+  }
 
   /** A management caller (`/api/*`, `/metrics`, `/ws`), or a GatewayException (401/403). */
   async authenticateManagement(request: FastifyRequest): Promise<Principal> {
@@ -38,9 +60,9 @@ export class RequestAuthenticator {
     }
     // Without dashboard auth the setup lock authenticates management callers in both editions: the contract's rule 3
     // lets them bypass permission checks, but an enterprise deployment must not be open to anyone who can reach it.
-    if (isSetupLockActive(this.config)) return this.setup.validate(credentials);
-    if (credentials.basic) return this.basic.validate(credentials.basic);
-    if (credentials.bearer !== undefined) return this.bearer.validate(credentials.bearer);
+    if (isSetupLockActive(this.config)) return this.through('setup-token', request);
+    if (credentials.basic) return this.through('basic', request);
+    if (credentials.bearer !== undefined) return this.through('management-bearer', request);
     if (credentials.malformedAuthorization) {
       throw GatewayException.unauthorized('invalid_credentials', 'Unsupported or malformed Authorization header');
     }
@@ -57,7 +79,7 @@ export class RequestAuthenticator {
 
   /** A data-plane caller by virtual key; null when the key is optional and none was presented. */
   authenticateVirtualKey(request: FastifyRequest, optional = false): Promise<Principal | null> {
-    return this.virtualKeys.validate(readCredentials(request), optional);
+    return this.schemes.authenticate(optional ? 'virtual-key-optional' : 'virtual-key', request);
   }
 
   /** Whether the request carries a valid management credential (for `GET /api/session/is-auth-enabled`). */
