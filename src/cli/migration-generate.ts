@@ -22,23 +22,26 @@ const down = sql.downQueries.map((q) => q.query).reverse();
 if (values.check) {
   if (up.length) {
     process.stderr.write(`pending schema changes not covered by migrations:\n${up.map((q) => `  ${q}`).join('\n')}\n`);
-    process.exit(1);
+    process.exitCode = 1;
+  } else {
+    process.stdout.write('no pending migrations\n');
   }
-  process.stdout.write('no pending migrations\n');
-  process.exit(0);
-}
-if (!up.length) {
+} else if (!up.length) {
   process.stdout.write('no changes: nothing to generate\n');
-  process.exit(0);
+} else {
+  writeMigration(up, down, values.name ?? 'Migration');
 }
-const name = (values.name ?? 'Migration').replace(/[^A-Za-z0-9]/g, '');
-const timestamp = Date.now();
-const className = `${name}${timestamp}`;
-const file = `migrations/${timestamp}-${name}.ts`;
-const quote = (q: string) => '`' + q.replace(/`/g, '\\`').replace(/\$\{/g, '\\${') + '`';
-writeFileSync(
-  file,
-  `import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** Writes the difference as migrations/<timestamp>-<Name>.ts and registers it in migrations/index.ts. */
+function writeMigration(up: string[], down: string[], rawName: string): void {
+  const name = rawName.replace(/[^A-Za-z0-9]/g, '');
+  const timestamp = Date.now();
+  const className = `${name}${timestamp}`;
+  const file = `migrations/${timestamp}-${name}.ts`;
+  const quote = (q: string) => '`' + q.replace(/`/g, '\\`').replace(/\$\{/g, '\\${') + '`';
+  writeFileSync(
+    file,
+    `import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class ${className} implements MigrationInterface {
   name = '${className}';
@@ -52,16 +55,17 @@ ${down.map((q) => `    await queryRunner.query(${quote(q)});`).join('\n')}
   }
 }
 `,
-);
-const index = readFileSync('migrations/index.ts', 'utf8');
-const updated = index
-  .replace(/^(\/\/.*\n)/, `$1import { ${className} } from './${timestamp}-${name}.js';\n`)
-  .replace(/\[([^\]]*)\];/, (_m, list: string) => {
-    const items = list
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    return `[\n  ${[...items, className].join(',\n  ')},\n];`;
-  });
-writeFileSync('migrations/index.ts', updated);
-process.stdout.write(`wrote ${file}\n`);
+  );
+  const index = readFileSync('migrations/index.ts', 'utf8');
+  const updated = index
+    .replace(/^(\/\/.*\n)/, `$1import { ${className} } from './${timestamp}-${name}.js';\n`)
+    .replace(/\[([^\]]*)\];/, (_m, list: string) => {
+      const items = list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      return `[\n  ${[...items, className].join(',\n  ')},\n];`;
+    });
+  writeFileSync('migrations/index.ts', updated);
+  process.stdout.write(`wrote ${file}\n`);
+}

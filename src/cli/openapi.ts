@@ -21,9 +21,10 @@ if (check) {
   }
   if (committed !== text) {
     process.stderr.write(`${OUTPUT} is out of date: run \`npm run openapi\` and commit the result\n`);
-    process.exit(1);
+    process.exitCode = 1;
+  } else {
+    process.stdout.write(`${OUTPUT} is up to date\n`);
   }
-  process.stdout.write(`${OUTPUT} is up to date\n`);
 } else {
   mkdirSync(dirname(OUTPUT), { recursive: true });
   writeFileSync(OUTPUT, text);
