@@ -3,7 +3,7 @@ import { taskInfoOf } from '../../src/modules/agents/data-plane/a2a-wire.js';
 import { rewriteAgentCard } from '../../src/modules/agents/data-plane/card-rewriter.js';
 import { matchRestRoute } from '../../src/modules/agents/data-plane/rest-proxy.service.js';
 import { buildUpstreamHeaders } from '../../src/modules/agents/data-plane/upstream-headers.js';
-import { redactPayload } from '../../src/modules/agents/history/payload-redaction.js';
+import { redactPayload } from '../../src/core/secrets/payload-redaction.js';
 
 describe('HTTP+JSON route matching', () => {
   it.each([

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
 import { OutboundHttpService, readBodyCapped } from '../../src/core/outbound/outbound-http.service.js';
 import { AgentCardService } from '../../src/modules/agents/a2a/agent-card.service.js';
-import { UpstreamAuthService } from '../../src/modules/agents/a2a/upstream-auth.service.js';
+import { AgentUpstreamAuth } from '../../src/modules/agents/a2a/agent-upstream-auth.js';
 import { AgentsService } from '../../src/modules/agents/agents.service.js';
 import { startA2aAgent, type A2aAgent } from '../helpers/a2a-agent.js';
 import { startOAuthServer, type OAuthServer } from '../helpers/oauth-server.js';
@@ -64,7 +64,7 @@ describe(`agent upstream auth, TLS and outbound policy (${RUN_MODE})`, () => {
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(agent.received.requests.at(-1)?.headers['x-api-key']).toBe('key-from-env-1');
 
-      const auth = gw.app.get(UpstreamAuthService);
+      const auth = gw.app.get(AgentUpstreamAuth);
       const entity = await gw.app.get(AgentsService).getForDataPlane('hdr');
       expect(await auth.headersFor(entity, 'runtime')).toEqual({ authorization: 'Bearer runtime-plain' });
       process.env.GW_TEST_CARD_KEY = 'key-from-env-2';
@@ -118,7 +118,7 @@ describe(`agent upstream auth, TLS and outbound policy (${RUN_MODE})`, () => {
 
       // The data plane's discovery of the same agent reuses it too.
       const entity = await gw.app.get(AgentsService).getForDataPlane('oauth-token-url');
-      expect(await gw.app.get(UpstreamAuthService).headersFor(entity, 'discovery')).toEqual({
+      expect(await gw.app.get(AgentUpstreamAuth).headersFor(entity, 'discovery')).toEqual({
         authorization: `Bearer ${oauth.issued[0]}`,
       });
       expect(oauth.tokenRequests).toHaveLength(1);
@@ -137,7 +137,7 @@ describe(`agent upstream auth, TLS and outbound policy (${RUN_MODE})`, () => {
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(slow.tokenRequests).toHaveLength(0);
-      const auth = gw.app.get(UpstreamAuthService);
+      const auth = gw.app.get(AgentUpstreamAuth);
       const entity = await gw.app.get(AgentsService).getForDataPlane('oauth-runtime');
       const [a, b] = await Promise.all([auth.headersFor(entity, 'runtime'), auth.headersFor(entity, 'runtime')]);
       expect(a).toEqual({ authorization: `Bearer ${slow.issued[0]}` });
@@ -290,7 +290,7 @@ describe(`agent upstream auth, TLS and outbound policy (${RUN_MODE})`, () => {
       expect(peers).toContain('gateway-client');
       expect(res.text).not.toContain('PRIVATE KEY');
       const entity = await gw.app.get(AgentsService).getForDataPlane('tls-mutual');
-      const tls = await gw.app.get(UpstreamAuthService).tlsFor(entity, 'discovery');
+      const tls = await gw.app.get(AgentUpstreamAuth).tlsFor(entity, 'discovery');
       expect(tls?.client_key_pem).toBe(pki.clientKey);
     });
   });

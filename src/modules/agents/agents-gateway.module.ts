@@ -5,7 +5,7 @@ import { AgentAccessService } from './data-plane/agent-access.service.js';
 import { AgentsDataPlaneController } from './data-plane/data-plane.controller.js';
 import { JsonRpcProxyService } from './data-plane/jsonrpc-proxy.service.js';
 import { RestProxyService } from './data-plane/rest-proxy.service.js';
-import { SseStreamTracker } from './data-plane/sse-relay.js';
+import { SseStreamTracker } from '../../core/http/sse-relay.js';
 import { StreamEventRecorder } from './data-plane/stream-events.js';
 import { AgentHistoryController } from './history/agent-history.controller.js';
 import { AgentHistoryService } from './history/agent-history.service.js';

@@ -5,7 +5,7 @@ import { SecretsModule } from '../../core/secrets/secrets.module.js';
 import { AgentCardFetcher } from './a2a/agent-card.fetcher.js';
 import { AgentCardService } from './a2a/agent-card.service.js';
 import { UpstreamAuthSealer } from './a2a/upstream-auth.sealer.js';
-import { UpstreamAuthService } from './a2a/upstream-auth.service.js';
+import { AgentUpstreamAuth } from './a2a/agent-upstream-auth.js';
 import { AgentsErrorInterceptor } from './agents-error.interceptor.js';
 import { AgentsController } from './agents.controller.js';
 import { AgentsService } from './agents.service.js';
@@ -22,10 +22,10 @@ import { AgentEntity } from './entities/agent.entity.js';
     AgentsService,
     AgentCardFetcher,
     AgentCardService,
-    UpstreamAuthService,
+    AgentUpstreamAuth,
     UpstreamAuthSealer,
     AgentsErrorInterceptor,
   ],
-  exports: [AgentsService, AgentCardService, UpstreamAuthService, AgentCardFetcher],
+  exports: [AgentsService, AgentCardService, AgentUpstreamAuth, AgentCardFetcher],
 })
 export class AgentsModule {}

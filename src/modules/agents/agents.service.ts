@@ -8,7 +8,7 @@ import { VirtualKeysService } from '../governance/virtual-keys/virtual-keys.serv
 import { AgentCardFetchError, AgentCardFetcher } from './a2a/agent-card.fetcher.js';
 import { AgentCardService } from './a2a/agent-card.service.js';
 import { securitySchemesProblem, type ValidatedCard } from './a2a/agent-card.validator.js';
-import { UpstreamAuthService } from './a2a/upstream-auth.service.js';
+import { AgentUpstreamAuth } from './a2a/agent-upstream-auth.js';
 import { UpstreamAuthSealer } from './a2a/upstream-auth.sealer.js';
 import type { AgentInspectionDto, AgentRegistrationViewDto } from './dto/agent-view.dto.js';
 import type { CreateAgentDto, InspectAgentDto, UpdateAgentDto } from './dto/create-agent.dto.js';
@@ -24,7 +24,7 @@ export class AgentsService {
     private readonly sealer: UpstreamAuthSealer,
     private readonly fetcher: AgentCardFetcher,
     private readonly cards: AgentCardService,
-    private readonly upstreamAuth: UpstreamAuthService,
+    private readonly upstreamAuth: AgentUpstreamAuth,
     @Inject(LOGGER) private readonly logger: Logger,
     @Optional() private readonly virtualKeys?: VirtualKeysService,
   ) {}

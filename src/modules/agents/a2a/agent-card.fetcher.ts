@@ -4,8 +4,8 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
 import type { StoredUpstreamAuth } from '../entities/agent.entity.js';
 import { AgentCardInvalidError, validateAgentCard, type ValidatedCard } from './agent-card.validator.js';
-import { UpstreamAuthService } from './upstream-auth.service.js';
-import { resolveUpstreamTls } from './upstream-tls.js';
+import { AgentUpstreamAuth } from './agent-upstream-auth.js';
+import { resolveUpstreamTls } from '../../../core/outbound/upstream-tls.js';
 import { SecretsService } from '../../../core/secrets/secrets.service.js';
 
 export const CARD_TIMEOUT_MS = 10_000;
@@ -33,7 +33,7 @@ export class AgentCardFetchError extends Error {
 export class AgentCardFetcher {
   constructor(
     private readonly outbound: OutboundHttpService,
-    private readonly auth: UpstreamAuthService,
+    private readonly auth: AgentUpstreamAuth,
     private readonly secrets: SecretsService,
   ) {}
 

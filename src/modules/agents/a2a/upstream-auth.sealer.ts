@@ -4,7 +4,7 @@ import { SecretInputError, type SecretInput, type StoredSecret } from '../../../
 import { SecretsService } from '../../../core/secrets/secrets.service.js';
 import type { UpstreamAuthDto, UpstreamAuthViewDto, UpstreamTlsDto } from '../dto/upstream-auth.dto.js';
 import type { StoredUpstreamAuth, StoredUpstreamOAuth, StoredUpstreamTls } from '../entities/agent.entity.js';
-import { tlsPemProblem } from './upstream-tls.js';
+import { tlsPemProblem } from '../../../core/outbound/upstream-tls.js';
 
 /** RFC 7230 `token`. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

@@ -5,7 +5,7 @@ import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { AgentTlsSettings } from '../../../core/outbound/outbound-http.service.js';
 import { AgentCardService, type UpstreamCard } from '../a2a/agent-card.service.js';
-import { UpstreamAuthService } from '../a2a/upstream-auth.service.js';
+import { AgentUpstreamAuth } from '../a2a/agent-upstream-auth.js';
 import { AgentsService } from '../agents.service.js';
 import type { AgentEntity } from '../entities/agent.entity.js';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
@@ -50,7 +50,7 @@ export class AgentAccessService {
     private readonly config: GatewayConfig,
     private readonly agents: AgentsService,
     private readonly cards: AgentCardService,
-    private readonly auth: UpstreamAuthService,
+    private readonly auth: AgentUpstreamAuth,
     private readonly history: AgentHistoryService,
   ) {}
 

@@ -17,7 +17,7 @@ import {
   upstreamProtocolError,
   type RpcId,
 } from './jsonrpc-envelope.js';
-import { sendSingleSseEvent } from './sse-relay.js';
+import { sendSingleSseEvent } from '../../../core/http/sse-relay.js';
 import { StreamEventRecorder } from './stream-events.js';
 import { MAX_RESPONSE_BYTES, openUpstreamCall, STREAM_CONNECT_TIMEOUT_MS, type UpstreamCall } from './upstream-call.js';
 

@@ -10,7 +10,7 @@ import { PushConfigsService } from '../push/push-configs.service.js';
 import { PushRelayService } from '../push/push-relay.service.js';
 import { A2A_JSON, STREAMING_METHODS, taskInfoOf, type A2aMethod, type TaskInfo } from './a2a-wire.js';
 import { AgentAccessService, withA2aFields, type AuthorizedCall } from './agent-access.service.js';
-import { sendSingleSseEvent } from './sse-relay.js';
+import { sendSingleSseEvent } from '../../../core/http/sse-relay.js';
 import { StreamEventRecorder } from './stream-events.js';
 import { MAX_RESPONSE_BYTES, openUpstreamCall, type UpstreamCall } from './upstream-call.js';
 

@@ -7,7 +7,7 @@ import { AgentHistoryService } from '../history/agent-history.service.js';
 import { PushRelayService } from '../push/push-relay.service.js';
 import { taskInfoOf, type TaskInfo } from './a2a-wire.js';
 import type { AuthorizedCall } from './agent-access.service.js';
-import { relaySse, SseStreamTracker, type SseRelayResult } from './sse-relay.js';
+import { relaySse, SseStreamTracker, type SseRelayResult } from '../../../core/http/sse-relay.js';
 import type { UpstreamCall } from './upstream-call.js';
 
 type Obj = Record<string, unknown>;

@@ -1,37 +1,13 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { StoredSecret } from '../../../core/secrets/secret-value.js';
+import type { StoredUpstreamAuth } from '../../../core/outbound/upstream-auth.types.js';
 
-export const AUTH_TYPES = ['none', 'headers', 'oauth'] as const;
-export type UpstreamAuthType = (typeof AUTH_TYPES)[number];
-
-/** Persisted `AgentUpstreamOAuthConfig`: the credentials as StoredSecrets (ciphertext or reference). */
-export interface StoredUpstreamOAuth {
-  provider_url?: string;
-  discovery_url?: string;
-  token_url?: string;
-  client_id: StoredSecret;
-  client_secret: StoredSecret;
-  scopes?: string[];
-  resource?: string;
-}
-
-/** Persisted `AgentUpstreamTLSConfig`. */
-export interface StoredUpstreamTls {
-  insecure_skip_verify?: boolean;
-  ca_cert_pem?: StoredSecret;
-  client_cert_pem?: StoredSecret;
-  client_key_pem?: StoredSecret;
-}
-
-/** Persisted `AgentUpstreamAuth` (jsonb). */
-export interface StoredUpstreamAuth {
-  type: UpstreamAuthType;
-  headers?: Record<string, StoredSecret>;
-  oauth?: StoredUpstreamOAuth;
-  security_schemes?: string[];
-  advanced?: boolean;
-  tls?: StoredUpstreamTls;
-}
+export {
+  AUTH_TYPES,
+  type StoredUpstreamAuth,
+  type StoredUpstreamOAuth,
+  type StoredUpstreamTls,
+  type UpstreamAuthType,
+} from '../../../core/outbound/upstream-auth.types.js';
 
 /** An upstream A2A v1 agent registration. The name is the key: it is also the data-plane path segment. */
 @Entity({ name: 'agents' })

@@ -5,9 +5,9 @@ import type { Logger } from 'pino';
 import { type FindOptionsWhere, In, LessThanOrEqual, MoreThanOrEqual, Between, type Repository } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
-import { findNewestFirst } from '../newest-first-page.js';
+import { findNewestFirst } from '../../../core/persistence/newest-first-page.js';
 import { AgentOperationEntity, type OperationStatus } from './entities/agent-operation.entity.js';
-import { redactPayload } from './payload-redaction.js';
+import { redactPayload } from '../../../core/secrets/payload-redaction.js';
 
 export interface OperationRecord {
   /** Pre-assigned id (parents whose children are written first). */

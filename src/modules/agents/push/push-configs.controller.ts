@@ -7,7 +7,7 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { OutboundHttpService } from '../../../core/outbound/outbound-http.service.js';
 import { AgentCardService } from '../a2a/agent-card.service.js';
-import { UpstreamAuthService } from '../a2a/upstream-auth.service.js';
+import { AgentUpstreamAuth } from '../a2a/agent-upstream-auth.js';
 import { AgentsService } from '../agents.service.js';
 import { A2aRequestType } from '../data-plane/a2a-error-fields.interceptor.js';
 import { PushConfigListDto, PushConfigQueryDto } from './dto/push-config.dto.js';
@@ -20,7 +20,7 @@ export class PushConfigsController {
     private readonly configs: PushConfigsService,
     private readonly agents: AgentsService,
     private readonly cards: AgentCardService,
-    private readonly auth: UpstreamAuthService,
+    private readonly auth: AgentUpstreamAuth,
     private readonly outbound: OutboundHttpService,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}

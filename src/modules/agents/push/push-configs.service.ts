@@ -5,7 +5,7 @@ import { IsNull, type FindOptionsWhere, type Repository } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { REDACTED } from '../../../core/secrets/secret-value.js';
 import { SecretsService } from '../../../core/secrets/secrets.service.js';
-import { findNewestFirst } from '../newest-first-page.js';
+import { findNewestFirst } from '../../../core/persistence/newest-first-page.js';
 import { AgentPushConfigEntity } from './entities/agent-push-config.entity.js';
 
 /** A push config as A2A v1 writes it (TaskPushNotificationConfig, ProtoJSON). */

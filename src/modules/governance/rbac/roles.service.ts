@@ -6,7 +6,7 @@ import type { PermissionPair } from '../../../core/auth/permissions.js';
 import type { Principal } from '../../../core/auth/principal.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../shared/db-errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../../core/persistence/db-errors.js';
 import { assertMayGrant } from '../shared/escalation.js';
 import { isId } from '../shared/ids.js';
 import { formatPermissionList, parsePermissionList } from '../shared/permission-list.js';

@@ -7,7 +7,7 @@ import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { RoleEntity } from '../rbac/entities/role.entity.js';
 import { RolesService } from '../rbac/roles.service.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../shared/db-errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../../core/persistence/db-errors.js';
 import { assertMayGrant } from '../shared/escalation.js';
 import { isId } from '../shared/ids.js';
 import { formatPermissionList } from '../shared/permission-list.js';

@@ -5,7 +5,7 @@ import { DataSource, In, IsNull, LessThanOrEqual, type EntityManager } from 'typ
 import type { AuthenticatedVirtualKey } from '../../../core/auth/principal.js';
 import { parseDuration } from '../../../core/config/duration.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { isUniqueViolation } from '../shared/db-errors.js';
+import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
 import { generateVirtualKeyValue, hashCredential, VIRTUAL_KEY_PREFIX } from '../shared/credentials.js';
 import { parseFutureExpiry } from '../shared/expiry.js';
 import { isId } from '../shared/ids.js';

@@ -1,18 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { LOGGER } from '../../../core/logging/logging.module.js';
-import {
-  OutboundHttpService,
-  readBodyCapped,
-  type AgentTlsSettings,
-} from '../../../core/outbound/outbound-http.service.js';
-import { SecretsService } from '../../../core/secrets/secrets.service.js';
-import type { AgentEntity, StoredUpstreamAuth, StoredUpstreamOAuth } from '../entities/agent.entity.js';
+import { GatewayException } from '../errors/gateway.exception.js';
+import { LOGGER } from '../logging/logging.module.js';
+import { OutboundHttpService, readBodyCapped, type AgentTlsSettings } from './outbound-http.service.js';
+import { SecretsService } from '../secrets/secrets.service.js';
+import type { StoredUpstreamAuth, StoredUpstreamOAuth } from './upstream-auth.types.js';
 import { resolveUpstreamTls } from './upstream-tls.js';
-
-export type AuthPhase = 'discovery' | 'runtime';
 
 /** Tokens are reused until this long before they expire. */
 const EXPIRY_MARGIN_MS = 30_000;
@@ -50,17 +44,12 @@ export class UpstreamAuthService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Headers to add to a request of `phase` to the agent (`{}` for no auth). */
-  headersFor(agent: AgentEntity, phase: AuthPhase): Promise<Record<string, string>> {
-    return this.headersForAuth(authOf(agent, phase), `${agent.name}:${phase}`);
+  /** TLS options of a stored auth block (null: system defaults). */
+  tlsForAuth(auth: StoredUpstreamAuth | null | undefined): Promise<AgentTlsSettings | null> {
+    return resolveUpstreamTls(this.secrets, auth?.tls);
   }
 
-  /** TLS options of `phase` (null: system defaults). */
-  tlsFor(agent: AgentEntity, phase: AuthPhase): Promise<AgentTlsSettings | null> {
-    return resolveUpstreamTls(this.secrets, authOf(agent, phase)?.tls);
-  }
-
-  /** Same as headersFor, for an auth block not (yet) stored (registration, inspect). */
+  /** Headers to add to a request authenticated by `auth` (`{}` for none); `cacheKey` scopes cached OAuth tokens. */
   async headersForAuth(auth: StoredUpstreamAuth | null | undefined, cacheKey: string): Promise<Record<string, string>> {
     if (!auth) return {};
     switch (auth.type) {
@@ -79,9 +68,9 @@ export class UpstreamAuthService {
     }
   }
 
-  /** Drops cached tokens of an agent (on update and delete). */
-  forget(agentName: string): void {
-    for (const key of [...this.tokens.keys()]) if (key.startsWith(`${agentName}:`)) this.tokens.delete(key);
+  /** Drops cached tokens whose cache key starts with `prefix:` (an agent's, on update and delete). */
+  forget(prefix: string): void {
+    for (const key of [...this.tokens.keys()]) if (key.startsWith(`${prefix}:`)) this.tokens.delete(key);
   }
 
   private async token(oauth: StoredUpstreamOAuth, cacheKey: string): Promise<string> {
@@ -195,8 +184,4 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
-}
-
-function authOf(agent: AgentEntity, phase: AuthPhase): StoredUpstreamAuth | null {
-  return phase === 'discovery' ? agent.discovery_auth : agent.runtime_auth;
 }

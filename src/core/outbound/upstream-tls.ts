@@ -1,7 +1,7 @@
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
-import type { AgentTlsSettings } from '../../../core/outbound/outbound-http.service.js';
-import type { SecretsService } from '../../../core/secrets/secrets.service.js';
-import type { StoredUpstreamTls } from '../entities/agent.entity.js';
+import type { AgentTlsSettings } from './outbound-http.service.js';
+import type { SecretsService } from '../secrets/secrets.service.js';
+import type { StoredUpstreamTls } from './upstream-auth.types.js';
 
 /** Resolves the stored TLS options (SecretValue PEMs) into what the outbound client takes; null when none apply. */
 export async function resolveUpstreamTls(

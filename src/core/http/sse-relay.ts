@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { OutboundResponse } from '../../../core/outbound/outbound-http.service.js';
+import type { OutboundResponse } from '../outbound/outbound-http.service.js';
 
 export const KEEP_ALIVE_MS = 15_000;
 
