@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { taskInfoOf } from '../../src/modules/agents/data-plane/a2a-wire.js';
 import { rewriteAgentCard } from '../../src/modules/agents/data-plane/card-rewriter.js';
-import { matchRestRoute } from '../../src/modules/agents/data-plane/rest-proxy.service.js';
+import { matchRestRoute } from '../../src/modules/agents/data-plane/a2a-wire.js';
 import { buildUpstreamHeaders } from '../../src/modules/agents/data-plane/upstream-headers.js';
 import { redactPayload } from '../../src/core/secrets/payload-redaction.js';
 

@@ -243,7 +243,9 @@ describe(`agents push relay (${RUN_MODE})`, () => {
     const again = await gw.http.delete(path, MGMT);
     expect(again.status).toBe(404);
     expect(again.body.error.code).toBe('push_config_not_found');
-    expect(again.body.extra_fields).toMatchObject({ a2a_request_type: 'DeletePushConfig', a2a_agent_name: 'pusher' });
+    expect(again.body.extra_fields).toMatchObject({ a2a_agent_name: 'pusher' });
+    // Registration and push-config management are no A2A v1 operations.
+    expect(again.body.extra_fields.a2a_request_type).toBeUndefined();
     expect((await gw.http.delete(path)).status).toBe(401);
     const bad = await gw.http.get('/api/agents/push-configs', { ...MGMT, query: { limit: 0 } });
     expect(bad.status).toBe(400);

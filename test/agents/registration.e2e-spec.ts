@@ -91,7 +91,9 @@ describe(`agent registration (${RUN_MODE})`, () => {
     const res = await post(base());
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('already_exists');
-    expect(res.body.extra_fields).toMatchObject({ a2a_request_type: 'register', a2a_agent_name: 'echo' });
+    expect(res.body.extra_fields).toMatchObject({ a2a_agent_name: 'echo' });
+    // Registration and push-config management are no A2A v1 operations.
+    expect(res.body.extra_fields.a2a_request_type).toBeUndefined();
   });
 
   it('answers 404 agent_not_found for unknown agents on get, put and delete', async () => {
@@ -105,7 +107,7 @@ describe(`agent registration (${RUN_MODE})`, () => {
       expect(res.body.extra_fields.a2a_agent_name).toBe('nobody');
     }
     const res = await gw.http.get('/api/agents/nobody', MGMT);
-    expect(res.body.extra_fields.a2a_request_type).toBe('get');
+    expect(res.body.extra_fields.a2a_request_type).toBeUndefined();
   });
 
   it('requires management credentials', async () => {
@@ -353,7 +355,7 @@ describe(`agent registration (${RUN_MODE})`, () => {
       expect(res.status, JSON.stringify(res.body)).toBe(400);
       expect(res.body.error.param).toBe(param);
       expect(res.body.error.code).toBe('validation_failed');
-      expect(res.body.extra_fields.a2a_request_type).toBe('register');
+      expect(res.body.extra_fields.a2a_request_type).toBeUndefined();
     });
 
     it('virtual key IDs: duplicates and unknown IDs name the index', async () => {
@@ -511,7 +513,9 @@ describe(`agent registration (${RUN_MODE})`, () => {
       expect(res.status, JSON.stringify(res.body)).toBe(400);
       expect(res.body.error.param).toBe('agent_card_url');
       expect(res.body.error.message).toMatch(message);
-      expect(res.body.extra_fields).toMatchObject({ a2a_request_type: 'register', a2a_agent_name: 'broken' });
+      expect(res.body.extra_fields).toMatchObject({ a2a_agent_name: 'broken' });
+      // Registration and push-config management are no A2A v1 operations.
+      expect(res.body.extra_fields.a2a_request_type).toBeUndefined();
       expect((await gw.http.get('/api/agents/broken', MGMT)).status).toBe(404);
     });
 
@@ -585,12 +589,12 @@ describe(`agent registration (${RUN_MODE})`, () => {
       expect((await gw.http.get('/api/agents', MGMT)).body.count).toBe(1);
     });
 
-    it('reports card failures as 400 agent_card_url with a2a_request_type inspect', async () => {
+    it('reports card failures as 400 agent_card_url, without an a2a_request_type (inspect is no A2A operation)', async () => {
       const s = await server(respond(404, {}));
       const res = await gw.http.post('/api/agents/inspect', { agent_card_url: s.cardUrl }, MGMT);
       expect(res.status).toBe(400);
       expect(res.body.error.param).toBe('agent_card_url');
-      expect(res.body.extra_fields.a2a_request_type).toBe('inspect');
+      expect(res.body.extra_fields.a2a_request_type).toBeUndefined();
       const bad = await gw.http.post('/api/agents/inspect', { agent_card_url: 'nope' }, MGMT);
       expect(bad.body.error.param).toBe('agent_card_url');
     });
@@ -737,7 +741,9 @@ describe(`agent registration (${RUN_MODE})`, () => {
       expect(res.status).toBe(400);
       expect(res.body.error.param).toBe('agent_card_url');
       expect(res.body.error.message).toMatch(/status 401/);
-      expect(res.body.extra_fields).toMatchObject({ a2a_request_type: 'update', a2a_agent_name: 'guarded' });
+      expect(res.body.extra_fields).toMatchObject({ a2a_agent_name: 'guarded' });
+      // Registration and push-config management are no A2A v1 operations.
+      expect(res.body.extra_fields.a2a_request_type).toBeUndefined();
       const row = (await db.query(`SELECT discovery_auth FROM agents WHERE name = 'guarded'`))[0];
       expect(row.discovery_auth.headers['x-card-key'].ciphertext).toMatch(/^v1:/);
     });
@@ -760,7 +766,9 @@ describe(`agent registration (${RUN_MODE})`, () => {
       expect(del.text).toBe('');
       const again = await gw.http.delete('/api/agents/guarded', MGMT);
       expect(again.status).toBe(404);
-      expect(again.body.extra_fields).toMatchObject({ a2a_request_type: 'delete', a2a_agent_name: 'guarded' });
+      expect(again.body.extra_fields).toMatchObject({ a2a_agent_name: 'guarded' });
+      // Registration and push-config management are no A2A v1 operations.
+      expect(again.body.extra_fields.a2a_request_type).toBeUndefined();
       expect(await db.query(`SELECT name FROM agents WHERE name = 'guarded'`)).toEqual([]);
     });
   });

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { GatewayConfig } from '../config/gateway-config.js';
+import { addErrorFields, ERROR_FIELDS, type ErrorFieldsResolver } from '../errors/error-context.js';
 import { GatewayException } from '../errors/gateway.exception.js';
 import { LOGGER } from '../logging/logging.module.js';
 import { buildAbility, type GatewayAbility } from './ability.factory.js';
@@ -37,6 +38,8 @@ export class GatewayAuthGuard implements CanActivate {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const targets = [context.getHandler(), context.getClass()];
+    const errorFields = this.reflector.getAllAndOverride<ErrorFieldsResolver | undefined>(ERROR_FIELDS, targets);
+    if (errorFields) addErrorFields(request, errorFields(request));
     const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, targets);
     if (!access) {
       // A programming error (the route-table test fails on it): refuse rather than serve an unguarded route.

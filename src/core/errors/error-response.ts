@@ -55,8 +55,11 @@ function fromStatus(status: number): string {
   }
 }
 
-/** Turns anything thrown into the GatewayError body the contract requires. */
-export function toErrorResponse(error: unknown): ErrorResponse {
+/**
+ * Turns anything thrown into the GatewayError body the contract requires. `context` holds the request's error fields
+ * (see error-context.ts); the exception's own extra fields win over them.
+ */
+export function toErrorResponse(error: unknown, context?: Record<string, unknown>): ErrorResponse {
   const eventId = randomUUID();
   let status = 500;
   let code = 'internal_error';
@@ -65,7 +68,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   let param: string | undefined;
   let isGatewayError = true;
   let unexpected = false;
-  const extra: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = { ...context };
   const headers: Record<string, string> = {};
 
   if (error instanceof GatewayException) {

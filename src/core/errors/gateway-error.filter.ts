@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { RouteTable } from '../http/route-table.js';
 import { GatewayException } from './gateway.exception.js';
+import './error-context.js';
 import { toErrorResponse } from './error-response.js';
 
 /** Nest's router raises `Cannot <METHOD> <url>` for requests no route matched. */
@@ -24,7 +25,7 @@ export function routeMissError(method: string, url: string, routes: RouteTable):
 
 /** Sends a GatewayError for anything thrown; logs unexpected failures with the same event_id. */
 export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Logger): void {
-  const response = toErrorResponse(exception);
+  const response = toErrorResponse(exception, request.errorFields);
   const log = {
     event_id: response.body.event_id,
     req_id: request.id,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { MetricsService } from '../metrics/metrics.service.js';
+import './sse-relay.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,6 +29,7 @@ export function registerHttpHooks(fastify: FastifyInstance, logger: Logger, metr
         status: reply.statusCode,
         duration_ms: Math.round(seconds * 100000) / 100,
         remote: request.ip,
+        ...request.logFields,
       },
       'request completed',
     );

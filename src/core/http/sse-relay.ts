@@ -1,7 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayException } from '../errors/gateway.exception.js';
 import type { OutboundResponse } from '../outbound/outbound-http.service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Fields the access-log line adds (a relayed stream's event count). */
+    logFields?: Record<string, unknown>;
+  }
+}
 
 export const KEEP_ALIVE_MS = 15_000;
 
@@ -32,11 +40,16 @@ export interface SseRelayOptions {
   abort: AbortController;
   /** Each event's joined `data:` payload, in order. */
   onEvent(data: string): void;
-  /** One SSE `data:` payload describing a failure after the stream started (the status line is already sent). */
-  formatError(err: unknown): string;
+  /**
+   * The last event describing a failure after the stream started (the status line is already sent): a `data:`
+   * payload, or an event name with its payload.
+   */
+  formatError(err: unknown): SseErrorEvent;
   keepAliveMs?: number;
   tracker?: SseStreamTracker;
 }
+
+export type SseErrorEvent = string | { event: string; data: string };
 
 export interface SseRelayResult {
   events: number;
@@ -82,6 +95,9 @@ export async function relaySse(
   const { upstream, abort } = options;
   const raw = startSse(options.request, options.reply, extraHeaders);
   const result: SseRelayResult = { events: 0, clientClosed: false };
+  // The one access-log line of this request (written when the response ends) carries the stream's outcome.
+  const logged = { sse_events: 0, client_closed: false };
+  options.request.logFields = { ...options.request.logFields, stream: logged };
   let finished = false;
   const untrack = options.tracker?.add(abort);
   abort.signal.addEventListener('abort', () => {
@@ -91,6 +107,7 @@ export async function relaySse(
   raw.on('close', () => {
     if (!finished) {
       result.clientClosed = true;
+      logged.client_closed = true;
       abort.abort(new Error('client disconnected'));
       upstream.body.destroy();
     }
@@ -108,6 +125,7 @@ export async function relaySse(
     const data = dataOf(block);
     if (data !== undefined) {
       result.events++;
+      logged.sse_events = result.events;
       options.onEvent(data);
     }
   };
@@ -125,8 +143,8 @@ export async function relaySse(
     emit(buffer);
   } catch (err) {
     if (!result.clientClosed) {
-      result.error = err;
-      if (!raw.writableEnded) raw.write(`data: ${options.formatError(err)}\n\n`);
+      result.error = midStreamFailure(err);
+      if (!raw.writableEnded) raw.write(errorBlock(options.formatError(result.error)));
     }
   } finally {
     finished = true;
@@ -135,6 +153,25 @@ export async function relaySse(
     if (!raw.writableEnded) raw.end();
   }
   return result;
+}
+
+/**
+ * A failure reading the upstream's body after the stream started: the peer went away or broke the connection, so it
+ * is the upstream's fault (502 `provider_connection_failed`), never a gateway 500.
+ */
+function midStreamFailure(err: unknown): GatewayException {
+  if (err instanceof GatewayException) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  const detail = typeof code === 'string' ? ` (${code})` : '';
+  return new GatewayException(502, 'upstream_error', `The upstream connection failed during the stream${detail}`, {
+    reason: 'provider_connection_failed',
+    cause: err,
+  });
+}
+
+function errorBlock(event: SseErrorEvent): string {
+  if (typeof event === 'string') return `data: ${event}\n\n`;
+  return `event: ${event.event}\ndata: ${event.data}\n\n`;
 }
 
 /** Sends a whole (non-SSE) upstream answer as one SSE event (a2a-python answers some stream errors as plain JSON). */

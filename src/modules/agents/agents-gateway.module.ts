@@ -13,6 +13,7 @@ import { AgentOperationEntity } from './history/entities/agent-operation.entity.
 import { AgentPushConfigEntity } from './push/entities/agent-push-config.entity.js';
 import { AgentPushEventEntity } from './push/entities/agent-push-event.entity.js';
 import { PushConfigsController } from './push/push-configs.controller.js';
+import { PushConfigRemoval } from './push/push-config-removal.service.js';
 import { PushConfigsService } from './push/push-configs.service.js';
 import { PushDeliveryService } from './push/push-delivery.service.js';
 import { PushIngressController } from './push/push-ingress.controller.js';
@@ -37,6 +38,7 @@ import { PushRelayService } from './push/push-relay.service.js';
     StreamEventRecorder,
     AgentHistoryService,
     PushConfigsService,
+    PushConfigRemoval,
     PushRelayService,
     PushIngressService,
     PushDeliveryService,

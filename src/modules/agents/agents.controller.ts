@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Permission } from '../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../core/errors/api-errors.decorator.js';
-import { A2aRequestType, AgentsErrorInterceptor } from './agents-error.interceptor.js';
+import { AgentErrorFields } from './data-plane/a2a-errors.js';
 import { AgentsService } from './agents.service.js';
 import { AgentInspectionDto, AgentListDto, AgentRegistrationViewDto } from './dto/agent-view.dto.js';
 import { CreateAgentDto, InspectAgentDto, UpdateAgentDto } from './dto/create-agent.dto.js';
@@ -11,14 +11,13 @@ const NAME_PARAM = { name: 'name', description: 'Agent registration name.', exam
 
 @ApiTags('Agents')
 @Controller('api/agents')
-@UseInterceptors(AgentsErrorInterceptor)
+@AgentErrorFields()
 export class AgentsController {
   constructor(private readonly agents: AgentsService) {}
 
   @Post()
   @HttpCode(201)
   @Permission('AgentGateway', 'Create')
-  @A2aRequestType('register')
   @ApiOperation({
     operationId: 'registerAgent',
     summary: 'Register an upstream A2A v1 agent',
@@ -34,7 +33,6 @@ export class AgentsController {
   @Post('inspect')
   @HttpCode(200)
   @Permission('AgentGateway', 'Create')
-  @A2aRequestType('inspect')
   @ApiOperation({
     operationId: 'inspectAgentCard',
     summary: 'Fetch and validate an Agent Card without registering it',
@@ -48,7 +46,6 @@ export class AgentsController {
 
   @Get()
   @Permission('AgentGateway', 'View')
-  @A2aRequestType('list')
   @ApiOperation({ operationId: 'listAgents', summary: 'List agent registrations' })
   @ApiResponse({ status: 200, type: AgentListDto })
   async list(): Promise<AgentListDto> {
@@ -58,7 +55,6 @@ export class AgentsController {
 
   @Get(':name')
   @Permission('AgentGateway', 'View')
-  @A2aRequestType('get')
   @ApiOperation({ operationId: 'getAgent', summary: 'Get an agent registration' })
   @ApiParam(NAME_PARAM)
   @ApiResponse({ status: 200, type: AgentRegistrationViewDto })
@@ -69,7 +65,6 @@ export class AgentsController {
 
   @Put(':name')
   @Permission('AgentGateway', 'Update')
-  @A2aRequestType('update')
   @ApiOperation({
     operationId: 'updateAgent',
     summary: 'Replace an agent registration',
@@ -86,7 +81,6 @@ export class AgentsController {
   @Delete(':name')
   @HttpCode(204)
   @Permission('AgentGateway', 'Delete')
-  @A2aRequestType('delete')
   @ApiOperation({ operationId: 'deleteAgent', summary: 'Delete an agent registration' })
   @ApiParam(NAME_PARAM)
   @ApiResponse({ status: 204, description: 'Deleted' })

@@ -6,7 +6,6 @@ import { AgentCardFetcher } from './a2a/agent-card.fetcher.js';
 import { AgentCardService } from './a2a/agent-card.service.js';
 import { UpstreamAuthSealer } from './a2a/upstream-auth.sealer.js';
 import { AgentUpstreamAuth } from './a2a/agent-upstream-auth.js';
-import { AgentsErrorInterceptor } from './agents-error.interceptor.js';
 import { AgentsController } from './agents.controller.js';
 import { AgentsService } from './agents.service.js';
 import { AgentEntity } from './entities/agent.entity.js';
@@ -18,14 +17,7 @@ import { AgentEntity } from './entities/agent.entity.js';
 @Module({
   imports: [TypeOrmModule.forFeature([AgentEntity]), OutboundModule, SecretsModule],
   controllers: [AgentsController],
-  providers: [
-    AgentsService,
-    AgentCardFetcher,
-    AgentCardService,
-    AgentUpstreamAuth,
-    UpstreamAuthSealer,
-    AgentsErrorInterceptor,
-  ],
+  providers: [AgentsService, AgentCardFetcher, AgentCardService, AgentUpstreamAuth, UpstreamAuthSealer],
   exports: [AgentsService, AgentCardService, AgentUpstreamAuth, AgentCardFetcher],
 })
 export class AgentsModule {}

@@ -73,3 +73,56 @@ export function requestTaskInfo(params: unknown): TaskInfo {
   }
   return { task_id: str(params.taskId) ?? str(params.id) };
 }
+
+export interface RestRoute {
+  operation: A2aMethod;
+  /** The path relative to the interface URL, segments still percent-encoded, without tenant. */
+  path: string;
+  taskId?: string;
+  configId?: string;
+}
+
+const FIRST_SEGMENTS = new Set(['message:send', 'message:stream', 'tasks', 'extendedAgentCard']);
+
+/** Maps an HTTP+JSON request (method + path after `/rest`) to its v1 operation; undefined when it is none. */
+export function matchRestRoute(method: string, rawPath: string): RestRoute | undefined {
+  let segments = rawPath.split('/').filter((s) => s.length > 0);
+  // A leading segment that is not an A2A resource is the caller's tenant; the upstream's own tenant replaces it.
+  const first = segments[0];
+  if (segments.length > 1 && first !== undefined && !FIRST_SEGMENTS.has(first) && !first.startsWith('tasks')) {
+    segments = segments.slice(1);
+  }
+  const path = segments.join('/');
+  const decode = (s: string | undefined) => (s === undefined ? undefined : decodeURIComponent(s));
+  const m = method.toUpperCase();
+  const [a, b, c, d] = segments;
+  if (segments.length === 1 && a === 'message:send' && m === 'POST') return { operation: 'SendMessage', path };
+  if (segments.length === 1 && a === 'message:stream' && m === 'POST')
+    return { operation: 'SendStreamingMessage', path };
+  if (segments.length === 1 && a === 'extendedAgentCard' && m === 'GET')
+    return { operation: 'GetExtendedAgentCard', path };
+  if (segments.length === 1 && a === 'tasks' && m === 'GET') return { operation: 'ListTasks', path };
+  if (a !== 'tasks' || b === undefined) return undefined;
+  if (segments.length === 2) {
+    if (b.endsWith(':cancel') && m === 'POST') return { operation: 'CancelTask', path, taskId: decode(b.slice(0, -7)) };
+    if (b.endsWith(':subscribe') && (m === 'GET' || m === 'POST')) {
+      return { operation: 'SubscribeToTask', path, taskId: decode(b.slice(0, -10)) };
+    }
+    if (m === 'GET') return { operation: 'GetTask', path, taskId: decode(b) };
+    return undefined;
+  }
+  if (c !== 'pushNotificationConfigs') return undefined;
+  if (segments.length === 3) {
+    if (m === 'POST') return { operation: 'CreateTaskPushNotificationConfig', path, taskId: decode(b) };
+    if (m === 'GET') return { operation: 'ListTaskPushNotificationConfigs', path, taskId: decode(b) };
+    return undefined;
+  }
+  if (segments.length === 4 && d !== undefined) {
+    if (m === 'GET')
+      return { operation: 'GetTaskPushNotificationConfig', path, taskId: decode(b), configId: decode(d) };
+    if (m === 'DELETE') {
+      return { operation: 'DeleteTaskPushNotificationConfig', path, taskId: decode(b), configId: decode(d) };
+    }
+  }
+  return undefined;
+}

@@ -13,25 +13,6 @@ import { AgentHistoryService } from '../history/agent-history.service.js';
 import { rewriteAgentCard } from './card-rewriter.js';
 import { buildUpstreamHeaders } from './upstream-headers.js';
 
-/** Copies a GatewayException with the A2A extra fields every Agent Gateway error carries. */
-export function withA2aFields(err: unknown, requestType: string, agentName?: string): unknown {
-  if (!(err instanceof GatewayException)) return err;
-  const extra = {
-    ...err.extraFields,
-    a2a_request_type: requestType,
-    ...(agentName ? { a2a_agent_name: agentName } : {}),
-  };
-  return new GatewayException(err.status, err.code, err.message, {
-    type: err.type,
-    param: err.param,
-    reason: err.reason,
-    extraFields: extra,
-    headers: err.headers,
-    isGatewayError: err.isGatewayError,
-    cause: err.cause ?? err,
-  });
-}
-
 export interface AuthorizedCall {
   agent: AgentEntity;
   virtualKey: AuthenticatedVirtualKey;
@@ -83,9 +64,8 @@ export class AgentAccessService {
       }
       return { agent, virtualKey };
     } catch (err) {
-      const wrapped = withA2aFields(err, requestType, name);
       if (virtualKey) {
-        const view = toErrorResponse(wrapped);
+        const view = toErrorResponse(err, request.errorFields);
         this.history.record({
           agent_name: name,
           operation: requestType,
@@ -97,7 +77,7 @@ export class AgentAccessService {
           error: { ...view.body },
         });
       }
-      throw wrapped;
+      throw err;
     }
   }
 

@@ -4,7 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { AgentHistoryService } from '../history/agent-history.service.js';
-import { AgentAccessService, withA2aFields } from './agent-access.service.js';
+import { toErrorResponse } from '../../../core/errors/error-response.js';
+import { AgentErrorFields, JsonRpcErrorFields, restPathOf, RestErrorFields } from './a2a-errors.js';
+import { AgentAccessService } from './agent-access.service.js';
 import { JsonRpcProxyService } from './jsonrpc-proxy.service.js';
 import { RestProxyService } from './rest-proxy.service.js';
 
@@ -14,6 +16,7 @@ import { RestProxyService } from './rest-proxy.service.js';
  */
 @ApiTags('Agents data plane')
 @Controller('agents/a2a/:name')
+@AgentErrorFields()
 export class AgentsDataPlaneController {
   constructor(
     private readonly access: AgentAccessService,
@@ -46,23 +49,24 @@ export class AgentsDataPlaneController {
       });
       return card;
     } catch (err) {
-      const wrapped = withA2aFields(err, 'GetAgentCard', name);
+      const view = toErrorResponse(err, request.errorFields);
       this.history.record({
         agent_name: name,
         operation: 'GetAgentCard',
         virtual_key_id: call.virtualKey.id,
         status: 'error',
-        status_code: (wrapped as { status?: number }).status ?? 500,
+        status_code: view.status,
         latency_ms: performance.now() - started,
-        error: { message: (wrapped as Error).message, code: (wrapped as { code?: string }).code },
+        error: { ...view.body },
       });
-      throw wrapped;
+      throw err;
     }
   }
 
   @Post('jsonrpc')
   @HttpCode(200)
   @VirtualKeyAuth()
+  @JsonRpcErrorFields()
   @ApiOperation({
     operationId: 'agentJsonRpc',
     summary: 'A2A v1 JSON-RPC (every method; SendStreamingMessage and SubscribeToTask answer Server-Sent Events)',
@@ -81,6 +85,7 @@ export class AgentsDataPlaneController {
 
   @Get('rest/*')
   @VirtualKeyAuth()
+  @RestErrorFields()
   @ApiOperation({
     operationId: 'agentRestGet',
     summary: 'A2A v1 HTTP+JSON reads: tasks, tasks/{id}, tasks/{id}:subscribe (SSE), push configs, extendedAgentCard',
@@ -93,11 +98,12 @@ export class AgentsDataPlaneController {
     @Res() reply: FastifyReply,
     @Param('name') name: string,
   ): Promise<void> {
-    await this.rest.handle(request, reply, name, this.restPath(request, name));
+    await this.rest.handle(request, reply, name, restPathOf(request));
   }
 
   @Post('rest/*')
   @VirtualKeyAuth()
+  @RestErrorFields()
   @ApiOperation({
     operationId: 'agentRestPost',
     summary: 'A2A v1 HTTP+JSON calls: message:send, message:stream (SSE), tasks/{id}:cancel, push config creation',
@@ -111,11 +117,12 @@ export class AgentsDataPlaneController {
     @Res() reply: FastifyReply,
     @Param('name') name: string,
   ): Promise<void> {
-    await this.rest.handle(request, reply, name, this.restPath(request, name));
+    await this.rest.handle(request, reply, name, restPathOf(request));
   }
 
   @Delete('rest/*')
   @VirtualKeyAuth()
+  @RestErrorFields()
   @ApiOperation({
     operationId: 'agentRestDelete',
     summary: 'A2A v1 HTTP+JSON push config deletion (tasks/{id}/pushNotificationConfigs/{configId})',
@@ -127,14 +134,6 @@ export class AgentsDataPlaneController {
     @Res() reply: FastifyReply,
     @Param('name') name: string,
   ): Promise<void> {
-    await this.rest.handle(request, reply, name, this.restPath(request, name));
-  }
-
-  /** The path after `/rest/`, percent-encoding of task ids kept; the router's wildcard as a fallback. */
-  private restPath(request: FastifyRequest, name: string): string {
-    const params = request.params as Record<string, string | undefined>;
-    const prefix = `/agents/a2a/${encodeURIComponent(name)}/rest/`;
-    const pathOnly = request.url.split('?')[0] ?? '';
-    return pathOnly.startsWith(prefix) ? pathOnly.slice(prefix.length) : (params['*'] ?? '');
+    await this.rest.handle(request, reply, name, restPathOf(request));
   }
 }

@@ -1,7 +1,6 @@
 import { toErrorResponse, type GatewayErrorBody } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { RPC } from './a2a-wire.js';
-import { withA2aFields } from './agent-access.service.js';
 
 export type RpcId = string | number | null;
 
@@ -32,11 +31,10 @@ function codeFor(status: number): number {
 export function rpcErrorReply(
   id: RpcId,
   err: unknown,
-  requestType: string,
-  agentName: string,
+  errorFields: Record<string, unknown> | undefined,
   code?: number,
 ): RpcErrorReply {
-  const response = toErrorResponse(withA2aFields(err, requestType, agentName));
+  const response = toErrorResponse(err, errorFields);
   return {
     status: response.status,
     headers: response.headers,

@@ -6,6 +6,7 @@ import { LOGGER } from '../../../core/logging/logging.module.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
 import { AgentHistoryService } from '../history/agent-history.service.js';
 import { PushConfigsService } from '../push/push-configs.service.js';
+import { PushConfigRemoval } from '../push/push-config-removal.service.js';
 import { PushRelayService } from '../push/push-relay.service.js';
 import { isA2aMethod, requestTaskInfo, RPC, STREAMING_METHODS, taskInfoOf, type TaskInfo } from './a2a-wire.js';
 import { AgentAccessService, type AuthorizedCall } from './agent-access.service.js';
@@ -33,6 +34,8 @@ interface RpcCall {
   method: string;
   /** The client's request (history keeps this one, not the rewritten one). */
   original: Obj;
+  /** The request's error extra fields (A2A operation and agent name). */
+  errorFields: Record<string, unknown> | undefined;
   started: number;
 }
 
@@ -45,6 +48,7 @@ export class JsonRpcProxyService {
     private readonly history: AgentHistoryService,
     private readonly pushConfigs: PushConfigsService,
     private readonly push: PushRelayService,
+    private readonly removal: PushConfigRemoval,
     private readonly streamEvents: StreamEventRecorder,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -56,7 +60,15 @@ export class JsonRpcProxyService {
     // Caller auth and access are plain HTTP GatewayErrors (decided before the JSON-RPC layer).
     const call = await this.access.authorize(request, name, method, 'JSONRPC');
     const id: RpcId = isObj(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
-    const rpc: RpcCall = { name, call, id, method, original: isObj(body) ? body : {}, started };
+    const rpc: RpcCall = {
+      name,
+      call,
+      id,
+      method,
+      original: isObj(body) ? body : {},
+      errorFields: request.errorFields,
+      started,
+    };
     try {
       if (Array.isArray(body)) throw invalidRequest('JSON-RPC batch requests are not supported');
       if (!isObj(body)) throw invalidRequest('The body must be a JSON-RPC 2.0 request object');
@@ -197,7 +209,7 @@ export class JsonRpcProxyService {
             error: isObj(event) && isObj(event.error) ? event.error : null,
           });
         },
-        formatError: (err) => JSON.stringify(rpcErrorReply(rpc.id, err, rpc.method, rpc.name).body),
+        formatError: (err) => JSON.stringify(rpcErrorReply(rpc.id, err, rpc.errorFields).body),
       },
       typeof extension === 'string' ? { 'a2a-extensions': extension } : {},
     );
@@ -205,7 +217,7 @@ export class JsonRpcProxyService {
       operation: rpc.method,
       failed: result.error !== undefined || lastError !== undefined,
       error: result.error
-        ? { ...rpcErrorReply(rpc.id, result.error, rpc.method, rpc.name).body.error.data }
+        ? { ...rpcErrorReply(rpc.id, result.error, rpc.errorFields).body.error.data }
         : isObj(lastError)
           ? lastError
           : null,
@@ -244,27 +256,7 @@ export class JsonRpcProxyService {
     if (!taskId || !configId) throw GatewayException.validation('params', 'taskId and id are required');
     const row = await this.pushConfigs.find(rpc.name, taskId, configId);
     if (!row) return this.forward(request, reply, rpc, params, undefined, false);
-    await this.pushConfigs.remove(row.id);
-    try {
-      const ctx = await this.access.context(request, rpc.call, 'application/json');
-      if (ctx.upstream.jsonrpc) {
-        const res = await this.outbound.request(ctx.upstream.jsonrpc.url, {
-          method: 'POST',
-          headers: { ...ctx.headers, accept: 'application/json' },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: rpc.id,
-            method: rpc.method,
-            params: ctx.upstream.jsonrpc.tenant ? { tenant: ctx.upstream.jsonrpc.tenant, ...params } : params,
-          }),
-          tls: ctx.tls,
-          timeoutMs: STREAM_CONNECT_TIMEOUT_MS,
-        });
-        await res.body.dump().catch(() => undefined);
-      }
-    } catch (err) {
-      this.logger.warn({ err, agent: rpc.name }, 'upstream push config delete failed (removed locally)');
-    }
+    await this.removal.remove(row, () => this.access.context(request, rpc.call), 'jsonrpc');
     const payload = { jsonrpc: '2.0', id: rpc.id, result: null };
     this.recordCall(rpc, 200, true, payload, { task_id: taskId });
     this.send(reply, 200, payload);
@@ -294,7 +286,7 @@ export class JsonRpcProxyService {
   }
 
   private fail(reply: FastifyReply, rpc: RpcCall, err: unknown, code?: number): void {
-    const out = rpcErrorReply(rpc.id, err, rpc.method, rpc.name, code);
+    const out = rpcErrorReply(rpc.id, err, rpc.errorFields, code);
     if (out.unexpected)
       this.logger.error({ err, event_id: out.body.error.data.event_id }, 'agent JSON-RPC call failed');
     this.history.record({

@@ -7,68 +7,16 @@ import { LOGGER } from '../../../core/logging/logging.module.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
 import { AgentHistoryService } from '../history/agent-history.service.js';
 import { PushConfigsService } from '../push/push-configs.service.js';
+import { PushConfigRemoval } from '../push/push-config-removal.service.js';
 import { PushRelayService } from '../push/push-relay.service.js';
-import { A2A_JSON, STREAMING_METHODS, taskInfoOf, type A2aMethod, type TaskInfo } from './a2a-wire.js';
-import { AgentAccessService, withA2aFields, type AuthorizedCall } from './agent-access.service.js';
+import { A2A_JSON, matchRestRoute, STREAMING_METHODS, taskInfoOf, type RestRoute, type TaskInfo } from './a2a-wire.js';
+import { AgentAccessService, type AuthorizedCall } from './agent-access.service.js';
 import { sendSingleSseEvent } from '../../../core/http/sse-relay.js';
 import { StreamEventRecorder } from './stream-events.js';
 import { MAX_RESPONSE_BYTES, openUpstreamCall, type UpstreamCall } from './upstream-call.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-export interface RestRoute {
-  operation: A2aMethod;
-  /** The path relative to the interface URL, segments still percent-encoded, without tenant. */
-  path: string;
-  taskId?: string;
-  configId?: string;
-}
-
-const FIRST_SEGMENTS = new Set(['message:send', 'message:stream', 'tasks', 'extendedAgentCard']);
-
-/** Maps an HTTP+JSON request (method + path after `/rest`) to its v1 operation; undefined when it is none. */
-export function matchRestRoute(method: string, rawPath: string): RestRoute | undefined {
-  let segments = rawPath.split('/').filter((s) => s.length > 0);
-  // A leading segment that is not an A2A resource is the caller's tenant; the upstream's own tenant replaces it.
-  const first = segments[0];
-  if (segments.length > 1 && first !== undefined && !FIRST_SEGMENTS.has(first) && !first.startsWith('tasks')) {
-    segments = segments.slice(1);
-  }
-  const path = segments.join('/');
-  const decode = (s: string | undefined) => (s === undefined ? undefined : decodeURIComponent(s));
-  const m = method.toUpperCase();
-  const [a, b, c, d] = segments;
-  if (segments.length === 1 && a === 'message:send' && m === 'POST') return { operation: 'SendMessage', path };
-  if (segments.length === 1 && a === 'message:stream' && m === 'POST')
-    return { operation: 'SendStreamingMessage', path };
-  if (segments.length === 1 && a === 'extendedAgentCard' && m === 'GET')
-    return { operation: 'GetExtendedAgentCard', path };
-  if (segments.length === 1 && a === 'tasks' && m === 'GET') return { operation: 'ListTasks', path };
-  if (a !== 'tasks' || b === undefined) return undefined;
-  if (segments.length === 2) {
-    if (b.endsWith(':cancel') && m === 'POST') return { operation: 'CancelTask', path, taskId: decode(b.slice(0, -7)) };
-    if (b.endsWith(':subscribe') && (m === 'GET' || m === 'POST')) {
-      return { operation: 'SubscribeToTask', path, taskId: decode(b.slice(0, -10)) };
-    }
-    if (m === 'GET') return { operation: 'GetTask', path, taskId: decode(b) };
-    return undefined;
-  }
-  if (c !== 'pushNotificationConfigs') return undefined;
-  if (segments.length === 3) {
-    if (m === 'POST') return { operation: 'CreateTaskPushNotificationConfig', path, taskId: decode(b) };
-    if (m === 'GET') return { operation: 'ListTaskPushNotificationConfigs', path, taskId: decode(b) };
-    return undefined;
-  }
-  if (segments.length === 4 && d !== undefined) {
-    if (m === 'GET')
-      return { operation: 'GetTaskPushNotificationConfig', path, taskId: decode(b), configId: decode(d) };
-    if (m === 'DELETE') {
-      return { operation: 'DeleteTaskPushNotificationConfig', path, taskId: decode(b), configId: decode(d) };
-    }
-  }
-  return undefined;
-}
 
 interface RestCall {
   name: string;
@@ -87,6 +35,7 @@ export class RestProxyService {
     private readonly history: AgentHistoryService,
     private readonly pushConfigs: PushConfigsService,
     private readonly push: PushRelayService,
+    private readonly removal: PushConfigRemoval,
     private readonly streamEvents: StreamEventRecorder,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -94,17 +43,12 @@ export class RestProxyService {
   async handle(request: FastifyRequest, reply: FastifyReply, name: string, rawPath: string): Promise<void> {
     const started = performance.now();
     const route = matchRestRoute(request.method, rawPath);
-    const requestType = route?.operation ?? 'REST';
-    const call = await this.access.authorize(request, name, requestType, 'HTTP+JSON');
+    const call = await this.access.authorize(request, name, route?.operation ?? 'REST', 'HTTP+JSON');
     if (!route) {
-      throw withA2aFields(
-        new GatewayException(
-          404,
-          'route_not_found',
-          `${request.method} /${rawPath} is not an A2A v1 HTTP+JSON operation`,
-        ),
-        requestType,
-        name,
+      throw new GatewayException(
+        404,
+        'route_not_found',
+        `${request.method} /${rawPath} is not an A2A v1 HTTP+JSON operation`,
       );
     }
     const queryIndex = request.url.indexOf('?');
@@ -112,8 +56,7 @@ export class RestProxyService {
     try {
       await this.dispatch(request, reply, rest);
     } catch (err) {
-      const wrapped = withA2aFields(err, route.operation, name);
-      const view = toErrorResponse(wrapped);
+      const view = toErrorResponse(err, request.errorFields);
       this.record(rest, view.status, false, request.body, view.body, { task_id: route.taskId }, view.body);
       if (reply.sent || reply.raw.headersSent) {
         this.logger.warn(
@@ -122,7 +65,7 @@ export class RestProxyService {
         );
         return;
       }
-      throw wrapped;
+      throw err;
     }
   }
 
@@ -143,12 +86,8 @@ export class RestProxyService {
       case 'DeleteTaskPushNotificationConfig': {
         const row = await this.pushConfigs.find(rest.name, route.taskId ?? '', route.configId ?? '');
         if (!row) return this.forward(request, reply, rest, undefined, undefined, false);
-        await this.pushConfigs.remove(row.id);
-        await this.forward(request, reply, rest, undefined, undefined, false, true).catch((err: unknown) => {
-          this.logger.warn({ err, agent: rest.name }, 'upstream push config delete failed (removed locally)');
-        });
-        if (!reply.sent) this.answer(reply, rest, 204, undefined, body);
-        return;
+        await this.removal.remove(row, () => this.access.context(request, rest.call), 'rest');
+        return this.answer(reply, rest, 204, undefined, body);
       }
       case 'CreateTaskPushNotificationConfig': {
         const prepared = await this.push.prepareCreate(this.access, request, rest.call, body, route.taskId);
@@ -168,9 +107,7 @@ export class RestProxyService {
     }
   }
 
-  /**
-   * Relays the call. `silent` (local delete already answered by the caller) only performs the upstream call.
-   */
+  /** Relays the call. */
   private async forward(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -178,7 +115,6 @@ export class RestProxyService {
     payload: unknown,
     pushRowId: string | undefined,
     answerWithClientConfig: boolean,
-    silent = false,
   ): Promise<void> {
     const { agent } = rest.call;
     const streaming = STREAMING_METHODS.has(rest.route.operation);
@@ -202,7 +138,6 @@ export class RestProxyService {
     }
     if (upstream.eventStream) return this.relayStream(request, reply, rest, upstream, pushRowId);
     const buffer = await readBodyCapped(response.body, MAX_RESPONSE_BYTES, `agent ${agent.name}`);
-    if (silent) return;
     const text = buffer.toString('utf8');
     let json: unknown;
     try {
@@ -252,14 +187,13 @@ export class RestProxyService {
         const failed = isObj(event) && isObj(event.error);
         stream.record(event, event, { failed, error: failed ? (event as { error: Obj }).error : null });
       },
-      formatError: (err) => JSON.stringify(toErrorResponse(withA2aFields(err, rest.route.operation, rest.name)).body),
+      // The official REST client reads an `error` event as a failure; a plain data event would look like a normal end.
+      formatError: (err) => ({ event: 'error', data: JSON.stringify(toErrorResponse(err, request.errorFields).body) }),
     });
     stream.finish(request, result, {
       operation: rest.route.operation,
       failed: Boolean(result.error),
-      error: result.error
-        ? { ...toErrorResponse(withA2aFields(result.error, rest.route.operation, rest.name)).body }
-        : null,
+      error: result.error ? { ...toErrorResponse(result.error, request.errorFields).body } : null,
       request_payload: request.body ?? null,
     });
   }

@@ -7,7 +7,7 @@ import { AgentHistoryService } from '../history/agent-history.service.js';
 import { PushRelayService } from '../push/push-relay.service.js';
 import { taskInfoOf, type TaskInfo } from './a2a-wire.js';
 import type { AuthorizedCall } from './agent-access.service.js';
-import { relaySse, SseStreamTracker, type SseRelayResult } from '../../../core/http/sse-relay.js';
+import { relaySse, SseStreamTracker, type SseErrorEvent, type SseRelayResult } from '../../../core/http/sse-relay.js';
 import type { UpstreamCall } from './upstream-call.js';
 
 type Obj = Record<string, unknown>;
@@ -45,7 +45,7 @@ export interface StreamCall {
 export interface StreamEventHandlers {
   /** Each event's data, parsed as JSON (the raw text when it is not JSON). */
   onEvent(event: unknown): void;
-  formatError(err: unknown): string;
+  formatError(err: unknown): SseErrorEvent;
 }
 
 /** How one event reads for history: whether it reports a failure, and the error object it carries. */
@@ -125,20 +125,8 @@ export class StreamEventTracker {
     });
   }
 
-  /** Logs the finished stream and records the parent row. */
-  finish(request: FastifyRequest, result: SseRelayResult, summary: StreamSummary): void {
-    this.deps.logger.info(
-      {
-        req_id: request.id,
-        method: request.method,
-        url: request.url.split('?')[0],
-        status: 200,
-        duration_ms: Math.round(performance.now() - this.call.started),
-        events: result.events,
-        client_closed: result.clientClosed,
-      },
-      'stream completed',
-    );
+  /** Records the parent row (the access-log line of the request already carries the stream's outcome). */
+  finish(_request: FastifyRequest, result: SseRelayResult, summary: StreamSummary): void {
     this.deps.history.record({
       id: this.parentId,
       agent_name: this.call.name,

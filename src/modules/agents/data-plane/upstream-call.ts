@@ -68,6 +68,17 @@ export async function openUpstreamCall(
       bodyTimeoutMs: spec.streaming ? 0 : undefined,
       signal: abort.signal,
     });
+    if (response.status === 401 || response.status === 403) {
+      // The agent refused the gateway's own credential: a gateway-side misconfiguration the caller cannot fix, and
+      // relaying the agent's 401 would read as a refused virtual key.
+      await response.body.dump().catch(() => undefined);
+      throw new GatewayException(
+        502,
+        'upstream_error',
+        `Agent ${call.agent.name} refused the gateway's upstream credentials (HTTP ${response.status})`,
+        { reason: 'provider_auth_failed' },
+      );
+    }
   } catch (err) {
     await deps.push.discard(pushRowId).catch(() => undefined);
     throw err;

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { A2aRequestType } from '../data-plane/a2a-error-fields.interceptor.js';
+import { AgentErrorFields } from '../data-plane/a2a-errors.js';
 import { AgentHistoryService } from './agent-history.service.js';
 import { AgentHistoryListDto, AgentOperationDto } from './dto/agent-operation.dto.js';
 import { HistoryQueryDto } from './dto/history-query.dto.js';
@@ -31,12 +31,12 @@ function time(param: string, value: string | undefined): Date | undefined {
 
 @ApiTags('Agents')
 @Controller('api/agents/history')
+@AgentErrorFields()
 export class AgentHistoryController {
   constructor(private readonly history: AgentHistoryService) {}
 
   @Get()
   @Permission('AgentGateway', 'View')
-  @A2aRequestType('ListAgentHistory')
   @ApiOperation({ operationId: 'listAgentHistory', summary: 'List Agent Gateway operations (newest first)' })
   @ApiOkResponse({ type: AgentHistoryListDto })
   async list(@Query() query: HistoryQueryDto): Promise<AgentHistoryListDto> {
@@ -71,7 +71,6 @@ export class AgentHistoryController {
 
   @Get(':id')
   @Permission('AgentGateway', 'View')
-  @A2aRequestType('GetAgentOperation')
   @ApiOperation({ operationId: 'getAgentOperation', summary: 'Get one Agent Gateway operation' })
   @ApiOkResponse({ type: AgentOperationDto })
   @ApiErrorResponses(404)

@@ -111,9 +111,7 @@ export class AgentHistoryService implements BeforeApplicationShutdown {
     await this.flush();
     const row = /^[0-9a-f-]{36}$/i.test(id) ? await this.repo.findOne({ where: { id } }) : null;
     if (!row) {
-      throw new GatewayException(404, 'agent_operation_not_found', `Agent operation ${id} not found`, {
-        extraFields: { a2a_request_type: 'GetAgentOperation' },
-      });
+      throw new GatewayException(404, 'agent_operation_not_found', `Agent operation ${id} not found`);
     }
     return row;
   }

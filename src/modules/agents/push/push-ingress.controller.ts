@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger'
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
-import { withA2aFields } from '../data-plane/agent-access.service.js';
+import { AgentErrorFields } from '../data-plane/a2a-errors.js';
 import { PushAckDto } from './dto/push-config.dto.js';
 import { PushIngressService } from './push-ingress.service.js';
 
@@ -26,6 +26,7 @@ function presentedToken(request: FastifyRequest): string | undefined {
  */
 @ApiTags('Agents data plane')
 @Controller('agents/a2a/:name/push')
+@AgentErrorFields()
 export class PushIngressController {
   constructor(private readonly ingress: PushIngressService) {}
 
@@ -44,16 +45,12 @@ export class PushIngressController {
     @Param('name') name: string,
     @Query('config') configId?: string,
   ): Promise<PushAckDto> {
-    try {
-      return await this.ingress.accept({
-        agentName: name,
-        configId,
-        token: presentedToken(request),
-        rawBody: JSON.stringify(request.body ?? null),
-        body: request.body,
-      });
-    } catch (err) {
-      throw withA2aFields(err, 'PushNotification', name);
-    }
+    return this.ingress.accept({
+      agentName: name,
+      configId,
+      token: presentedToken(request),
+      rawBody: JSON.stringify(request.body ?? null),
+      body: request.body,
+    });
   }
 }
