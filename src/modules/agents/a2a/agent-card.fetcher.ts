@@ -43,6 +43,7 @@ export class AgentCardFetcher {
     cacheKey: string,
   ): Promise<ValidatedCard> {
     let text: string;
+    let cacheControl: string | undefined;
     try {
       const authHeaders = await this.auth.headersForAuth(discoveryAuth, cacheKey);
       const tls = await resolveUpstreamTls(this.secrets, discoveryAuth?.tls);
@@ -69,6 +70,8 @@ export class AgentCardFetcher {
         );
       }
       text = (await readBodyCapped(res.body, CARD_MAX_BYTES, new URL(url).host)).toString('utf8');
+      const header = res.headers['cache-control'];
+      if (typeof header === 'string' && header.trim()) cacheControl = header.trim();
     } catch (err) {
       if (err instanceof AgentCardFetchError) throw err;
       if (err instanceof GatewayException) {
@@ -89,7 +92,7 @@ export class AgentCardFetcher {
       throw new AgentCardFetchError('the Agent Card response is not valid JSON', 'provider_server_error');
     }
     try {
-      return validateAgentCard(json);
+      return { ...validateAgentCard(json), ...(cacheControl ? { cacheControl } : {}) };
     } catch (err) {
       if (err instanceof AgentCardInvalidError) {
         throw new AgentCardFetchError(

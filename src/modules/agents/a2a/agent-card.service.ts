@@ -12,6 +12,8 @@ export interface UpstreamCard {
   jsonrpc?: UpstreamInterface;
   rest?: UpstreamInterface;
   fetched_at: string;
+  /** The upstream's `Cache-Control` for the card, when it sent one. */
+  cache_control?: string;
 }
 
 export const CARD_CACHE_TTL_MS = 5 * 60_000;
@@ -31,6 +33,7 @@ export function toUpstreamCard(validated: ValidatedCard, fetchedAt = new Date())
     ...(jsonrpc ? { jsonrpc } : {}),
     ...(rest ? { rest } : {}),
     fetched_at: fetchedAt.toISOString(),
+    ...(validated.cacheControl ? { cache_control: validated.cacheControl } : {}),
   };
 }
 

@@ -33,6 +33,8 @@ export interface ValidatedCard {
   /** OR across entries, AND within one: scheme names. */
   securityRequirements: string[][];
   extensions: CardExtension[];
+  /** The upstream's `Cache-Control` for the card, when it sent one. */
+  cacheControl?: string;
 }
 
 /** A card that is not a usable A2A v1 card; the message says what is wrong. */

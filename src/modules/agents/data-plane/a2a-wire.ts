@@ -15,6 +15,9 @@ export const JSONRPC_METHODS = [
 ] as const;
 export type A2aMethod = (typeof JSONRPC_METHODS)[number];
 
+/** What history records: the v1 operations, plus card fetches and push traffic (no A2A operations of their own). */
+export const HISTORY_OPERATIONS = [...JSONRPC_METHODS, 'GetAgentCard', 'PushNotification', 'PushDelivery'] as const;
+
 export const STREAMING_METHODS: ReadonlySet<string> = new Set(['SendStreamingMessage', 'SubscribeToTask']);
 
 export function isA2aMethod(method: string): method is A2aMethod {

@@ -90,16 +90,26 @@ export class AgentAccessService {
    * returned), rewritten to point at the gateway.
    */
   async servedCard(request: FastifyRequest, agent: AgentEntity, card?: unknown): Promise<Record<string, unknown>> {
+    return (await this.servedCardWithUpstream(request, agent, card)).card;
+  }
+
+  /** The served card and the upstream card it was made from (its caching headers). */
+  async servedCardWithUpstream(
+    request: FastifyRequest,
+    agent: AgentEntity,
+    card?: unknown,
+  ): Promise<{ card: Record<string, unknown>; upstream: UpstreamCard }> {
     const upstream = await this.cards.getUpstreamCard(agent);
     const source =
       card && typeof card === 'object' && !Array.isArray(card) ? (card as Record<string, unknown>) : upstream.card;
-    return rewriteAgentCard({
+    const served = rewriteAgentCard({
       card: source,
       agentBaseUrl: this.agentBaseUrl(request, agent.name),
       hasJsonRpc: Boolean(upstream.jsonrpc),
       hasRest: Boolean(upstream.rest),
       extensionUris: agent.extension_uris,
     });
+    return { card: served, upstream };
   }
 
   /** Refreshes the cached card in the background (after a 404/405 from the upstream); never replays the call. */

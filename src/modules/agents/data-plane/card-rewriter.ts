@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /** The security scheme the served card declares: callers authenticate to the gateway with a virtual key. */
 export const GATEWAY_SCHEME_NAME = 'gatewayVirtualKey';
 
@@ -75,4 +76,28 @@ export function rewriteAgentCard(input: CardRewriteInput): Obj {
     });
   }
   return out;
+}
+
+/** How long a served card may be reused when the upstream said nothing (the gateway's own card cache lifetime). */
+const DEFAULT_CARD_MAX_AGE_S = 300;
+
+/**
+ * Caching headers of a served card. The ETag is the served (rewritten) bytes' own: the upstream's would not match
+ * them. The upstream's Cache-Control is kept, but always `private`: the card is served to authenticated callers only.
+ */
+export function servedCardCaching(body: string, upstreamCacheControl: string | undefined) {
+  const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  const directives = (upstreamCacheControl ?? `max-age=${DEFAULT_CARD_MAX_AGE_S}`)
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d && !/^(public|private|s-maxage=.*)$/i.test(d));
+  return { etag, cacheControl: ['private', ...directives].join(', ') };
+}
+
+/** Whether an `If-None-Match` header names the ETag (weak comparison, as RFC 9110 asks for GET). */
+export function etagMatches(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
+  const value = Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : ifNoneMatch;
+  if (!value) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return value.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }

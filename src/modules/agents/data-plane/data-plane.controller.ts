@@ -7,6 +7,7 @@ import { AgentHistoryService } from '../history/agent-history.service.js';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { AgentErrorFields, JsonRpcErrorFields, restPathOf, RestErrorFields } from './a2a-errors.js';
 import { AgentAccessService } from './agent-access.service.js';
+import { etagMatches, servedCardCaching } from './card-rewriter.js';
 import { JsonRpcProxyService } from './jsonrpc-proxy.service.js';
 import { RestProxyService } from './rest-proxy.service.js';
 
@@ -33,11 +34,18 @@ export class AgentsDataPlaneController {
   })
   @ApiOkResponse({ description: 'A2A v1 Agent Card (ProtoJSON)', schema: { type: 'object' } })
   @ApiErrorResponses(404, 502, 504)
-  async card(@Req() request: FastifyRequest, @Param('name') name: string): Promise<Record<string, unknown>> {
+  async card(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Param('name') name: string,
+  ): Promise<string | undefined> {
     const started = performance.now();
     const call = await this.access.authorize(request, name, 'GetAgentCard');
     try {
-      const card = await this.access.servedCard(request, call.agent);
+      const { card, upstream } = await this.access.servedCardWithUpstream(request, call.agent);
+      const body = JSON.stringify(card);
+      const caching = servedCardCaching(body, upstream.cache_control);
+      void reply.header('etag', caching.etag).header('cache-control', caching.cacheControl);
       this.history.record({
         agent_name: name,
         operation: 'GetAgentCard',
@@ -47,7 +55,12 @@ export class AgentsDataPlaneController {
         latency_ms: performance.now() - started,
         response_payload: card,
       });
-      return card;
+      if (etagMatches(request.headers['if-none-match'], caching.etag)) {
+        void reply.status(304);
+        return undefined;
+      }
+      void reply.header('content-type', 'application/json; charset=utf-8');
+      return body;
     } catch (err) {
       const view = toErrorResponse(err, request.errorFields);
       this.history.record({

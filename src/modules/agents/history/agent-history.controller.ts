@@ -4,6 +4,7 @@ import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { AgentErrorFields } from '../data-plane/a2a-errors.js';
+import { HISTORY_OPERATIONS } from '../data-plane/a2a-wire.js';
 import { AgentHistoryService } from './agent-history.service.js';
 import { AgentHistoryListDto, AgentOperationDto } from './dto/agent-operation.dto.js';
 import { HistoryQueryDto } from './dto/history-query.dto.js';
@@ -46,6 +47,14 @@ export class AgentHistoryController {
         throw GatewayException.validation('statuses', `statuses must be a comma-separated list of success, error`);
       }
     }
+    const operations = list(query.operations);
+    const unknown = operations?.find((op) => !(HISTORY_OPERATIONS as readonly string[]).includes(op));
+    if (unknown !== undefined) {
+      throw GatewayException.validation(
+        'operations',
+        `operations: unknown operation ${JSON.stringify(unknown)}; use ${HISTORY_OPERATIONS.join(', ')}`,
+      );
+    }
     const start = time('start_time', query.start_time);
     const end = time('end_time', query.end_time);
     if (start && end && start > end) throw GatewayException.validation('start_time', 'start_time is after end_time');
@@ -53,7 +62,7 @@ export class AgentHistoryController {
     const offset = query.offset ?? 0;
     const { rows, total } = await this.history.list({
       agent_names: list(query.agent_names),
-      operations: list(query.operations),
+      operations,
       statuses: statuses as OperationStatus[] | undefined,
       virtual_key_ids: list(query.virtual_key_ids),
       task_id: query.task_id || undefined,
