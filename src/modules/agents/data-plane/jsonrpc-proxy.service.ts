@@ -20,7 +20,7 @@ import {
 } from './jsonrpc-envelope.js';
 import { sendSingleSseEvent } from '../../../core/http/sse-relay.js';
 import { StreamEventRecorder } from './stream-events.js';
-import { MAX_RESPONSE_BYTES, openUpstreamCall, STREAM_CONNECT_TIMEOUT_MS, type UpstreamCall } from './upstream-call.js';
+import { MAX_RESPONSE_BYTES, openUpstreamCall, type UpstreamCall } from './upstream-call.js';
 
 export { MAX_RESPONSE_BYTES, STREAM_CONNECT_TIMEOUT_MS, UNARY_TIMEOUT_MS } from './upstream-call.js';
 
