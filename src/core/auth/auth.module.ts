@@ -3,13 +3,13 @@ import { APP_GUARD, HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { AdminCredentialsService } from './admin-credentials.service.js';
+import { DataPlaneAuthenticator } from './data-plane-authenticator.js';
 import { GatewayAuthGuard } from './gateway-auth.guard.js';
 import { RequestAuthenticator } from './request-authenticator.service.js';
 import { RouteAccessRegistry } from './route-access.registry.js';
 import { BasicAuthStrategy } from './strategies/basic-auth.strategy.js';
 import { ManagementBearerStrategy } from './strategies/management-bearer.strategy.js';
 import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
-import { VirtualKeyStrategy } from './strategies/virtual-key.strategy.js';
 
 /**
  * Authentication and authorization for every route: the schemes' strategies, the global guard, and the registry of
@@ -24,7 +24,7 @@ import { VirtualKeyStrategy } from './strategies/virtual-key.strategy.js';
     BasicAuthStrategy,
     ManagementBearerStrategy,
     SetupTokenStrategy,
-    VirtualKeyStrategy,
+    DataPlaneAuthenticator,
     RequestAuthenticator,
     {
       // Attached while providers are built, before Nest registers its routes, so the registry sees every route.
@@ -38,6 +38,12 @@ import { VirtualKeyStrategy } from './strategies/virtual-key.strategy.js';
     },
     { provide: APP_GUARD, useClass: GatewayAuthGuard },
   ],
-  exports: [AdminCredentialsService, RequestAuthenticator, SetupTokenStrategy, RouteAccessRegistry],
+  exports: [
+    AdminCredentialsService,
+    DataPlaneAuthenticator,
+    RequestAuthenticator,
+    SetupTokenStrategy,
+    RouteAccessRegistry,
+  ],
 })
 export class AuthModule {}

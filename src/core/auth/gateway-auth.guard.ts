@@ -9,6 +9,7 @@ import { LOGGER } from '../logging/logging.module.js';
 import { buildAbility, type GatewayAbility } from './ability.factory.js';
 import { formatPermission, type Operation, type Resource } from './permissions.js';
 import type { Principal } from './principal.js';
+import { DataPlaneAuthenticator } from './data-plane-authenticator.js';
 import { RequestAuthenticator } from './request-authenticator.service.js';
 import { ENTERPRISE_ONLY, ROUTE_ACCESS, type RouteAccess } from './route-access.decorator.js';
 
@@ -25,22 +26,45 @@ declare module 'fastify' {
  * The one global guard: authenticates every request by its route's declaration and, in the enterprise edition,
  * checks the declared permission with the principal's CASL ability.
  */
+/** What the guard reads of a route's decorators, once per handler (not per request). */
+interface RouteDeclarations {
+  access: RouteAccess | undefined;
+  errorFields: ErrorFieldsResolver | undefined;
+  enterpriseOnly: boolean;
+}
+
 @Injectable()
 export class GatewayAuthGuard implements CanActivate {
+  private readonly declarations = new WeakMap<object, RouteDeclarations>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly config: GatewayConfig,
     private readonly authenticator: RequestAuthenticator,
+    private readonly dataPlane: DataPlaneAuthenticator,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
+
+  private declarationsOf(context: ExecutionContext): RouteDeclarations {
+    const handler = context.getHandler();
+    let found = this.declarations.get(handler);
+    if (!found) {
+      const targets = [handler, context.getClass()];
+      found = {
+        access: this.reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, targets),
+        errorFields: this.reflector.getAllAndOverride<ErrorFieldsResolver | undefined>(ERROR_FIELDS, targets),
+        enterpriseOnly: this.reflector.getAllAndOverride<boolean | undefined>(ENTERPRISE_ONLY, targets) ?? false,
+      };
+      this.declarations.set(handler, found);
+    }
+    return found;
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const targets = [context.getHandler(), context.getClass()];
-    const errorFields = this.reflector.getAllAndOverride<ErrorFieldsResolver | undefined>(ERROR_FIELDS, targets);
+    const { access, errorFields, enterpriseOnly } = this.declarationsOf(context);
     if (errorFields) addErrorFields(request, errorFields(request));
-    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, targets);
     if (!access) {
       // A programming error (the route-table test fails on it): refuse rather than serve an unguarded route.
       this.logger.error(
@@ -54,7 +78,7 @@ export class GatewayAuthGuard implements CanActivate {
       case 'public':
         return true;
       case 'virtual-key': {
-        const principal = await this.authenticator.authenticateVirtualKey(request, access.optional ?? false);
+        const principal = await this.dataPlane.authenticate(request, access.optional ?? false);
         if (principal) request.principal = principal;
         return true;
       }
@@ -62,7 +86,7 @@ export class GatewayAuthGuard implements CanActivate {
         const principal = await this.authenticator.authenticateManagement(request);
         request.principal = principal;
         request.ability = buildAbility(principal);
-        if (this.config.edition === 'oss' && this.reflector.getAllAndOverride<boolean>(ENTERPRISE_ONLY, targets)) {
+        if (this.config.edition === 'oss' && enterpriseOnly) {
           throw new GatewayException(
             404,
             'enterprise_only',

@@ -3,7 +3,7 @@ import passport from 'passport';
 import { Strategy as CustomStrategy } from 'passport-custom';
 import type { Principal } from './principal.js';
 
-export type SchemeName = 'basic' | 'management-bearer' | 'setup-token' | 'virtual-key' | 'virtual-key-optional';
+export type SchemeName = 'basic' | 'management-bearer' | 'setup-token';
 type Verify = (request: FastifyRequest) => Promise<Principal | null>;
 
 /**

@@ -10,10 +10,11 @@ import { SESSION_VERIFIER, type SessionVerifier } from './session-verifier.js';
 import { BasicAuthStrategy } from './strategies/basic-auth.strategy.js';
 import { ManagementBearerStrategy } from './strategies/management-bearer.strategy.js';
 import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
-import { VirtualKeyStrategy } from './strategies/virtual-key.strategy.js';
+import { DataPlaneAuthenticator } from './data-plane-authenticator.js';
 
 /**
- * Turns a request's credentials into a Principal with the strategy each scheme calls for. Stateless: nothing is
+ * Turns a request's credentials into a Principal with the passport strategy each management scheme calls for (the
+ * data plane's virtual keys go through DataPlaneAuthenticator, one lookup without passport's layers). Stateless: nothing is
  * stored on a session; the guard puts the principal on the request. Also usable by routes registered on Fastify
  * directly (which Nest guards do not reach).
  */
@@ -24,7 +25,7 @@ export class RequestAuthenticator {
     private readonly basic: BasicAuthStrategy,
     private readonly bearer: ManagementBearerStrategy,
     private readonly setup: SetupTokenStrategy,
-    private readonly virtualKeys: VirtualKeyStrategy,
+    private readonly dataPlane: DataPlaneAuthenticator,
     @Optional() @Inject(SESSION_VERIFIER) private readonly sessions: SessionVerifier | null,
   ) {
     const credentials = (request: FastifyRequest) => readCredentials(request);
@@ -37,8 +38,6 @@ export class RequestAuthenticator {
       return bearer !== undefined ? this.bearer.validate(bearer) : Promise.resolve(null);
     });
     this.schemes.register('setup-token', (request) => this.setup.validate(credentials(request)));
-    this.schemes.register('virtual-key', (request) => this.virtualKeys.validate(credentials(request), false));
-    this.schemes.register('virtual-key-optional', (request) => this.virtualKeys.validate(credentials(request), true));
   }
 
   private readonly schemes = new PassportSchemes();
@@ -79,7 +78,7 @@ export class RequestAuthenticator {
 
   /** A data-plane caller by virtual key; null when the key is optional and none was presented. */
   authenticateVirtualKey(request: FastifyRequest, optional = false): Promise<Principal | null> {
-    return this.schemes.authenticate(optional ? 'virtual-key-optional' : 'virtual-key', request);
+    return this.dataPlane.authenticate(request, optional);
   }
 
   /** Whether the request carries a valid management credential (for `GET /api/session/is-auth-enabled`). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, LessThanOrEqual, type EntityManager } from 'typeorm';
-import type { AuthenticatedVirtualKey } from '../../../core/auth/principal.js';
+import type { AuthenticatedVirtualKey, LimitDescriptor } from '../../../core/auth/principal.js';
 import { parseDuration } from '../../../core/config/duration.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
@@ -21,6 +21,9 @@ import { VirtualKeyEntity } from './entities/virtual-key.entity.js';
 import { VirtualKeyCache, type CachedVirtualKey } from './virtual-key-cache.js';
 
 const NAME_CONFLICT = 'uq_virtual_keys_name';
+
+/** Budgets and rate limits arrive with governance policies; until then no key is counted against any. */
+const NO_LIMITS: readonly LimitDescriptor[] = Object.freeze([]);
 
 @Injectable()
 export class VirtualKeysService {
@@ -184,7 +187,15 @@ export class VirtualKeysService {
     if (key.expires_at !== null && key.expires_at <= now) {
       throw GatewayException.forbidden('virtual_key_blocked', `Virtual key "${key.name}" has expired`);
     }
-    return { id: key.id, name: key.name, team_id: key.team_id, customer_id: key.customer_id, presented_value: value };
+    return {
+      id: key.id,
+      name: key.name,
+      team_id: key.team_id,
+      customer_id: key.customer_id,
+      expires_at: key.expires_at,
+      limits: NO_LIMITS,
+      presented_value: value,
+    };
   }
 
   private async lookup(hash: string): Promise<CachedVirtualKey | null> {

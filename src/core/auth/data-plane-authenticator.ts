@@ -1,0 +1,57 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { GatewayException } from '../errors/gateway.exception.js';
+import { API_KEY_HEADER, VIRTUAL_KEY_HEADER, VIRTUAL_KEY_PREFIX } from './credentials.util.js';
+import { IDENTITY_PROVIDER, type IdentityProvider } from './identity-provider.js';
+import type { Principal } from './principal.js';
+
+const NO_PERMISSIONS: ReadonlySet<string> = new Set();
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first?.trim() || undefined;
+}
+
+function bearerOf(request: FastifyRequest): string | undefined {
+  const authorization = header(request, 'authorization');
+  if (!authorization || authorization.length < 8 || authorization.slice(0, 7).toLowerCase() !== 'bearer ') return;
+  return authorization.slice(7).trim() || undefined;
+}
+
+/**
+ * The one authenticator of the data plane (inference, A2A, MCP, the quota route): reads the virtual key once
+ * (`x-gateway-vk`, then `x-api-key`, then `Authorization: Bearer`) and resolves it from the identity provider's
+ * in-memory key snapshot, invalidated on change on every replica. No passport layers and no database on this path:
+ * one hash and one map lookup. The principal carries what later checks need (status was checked here; expiry, team,
+ * customer and limit descriptors ride along).
+ */
+@Injectable()
+export class DataPlaneAuthenticator {
+  constructor(@Optional() @Inject(IDENTITY_PROVIDER) private readonly identity: IdentityProvider | null) {}
+
+  /** The caller's principal; null when `optional` and no gateway key (`sk-gw-…`) was presented. */
+  async authenticate(request: FastifyRequest, optional: boolean): Promise<Principal | null> {
+    const candidates = [header(request, VIRTUAL_KEY_HEADER), header(request, API_KEY_HEADER), bearerOf(request)];
+    // Where the key is optional, only `sk-gw-` values are ours: anything else (a provider key passed through) is the
+    // handler's to judge.
+    const value = optional ? candidates.find((v) => v?.startsWith(VIRTUAL_KEY_PREFIX)) : candidates.find(Boolean);
+    if (!value) {
+      if (optional) return null;
+      throw GatewayException.unauthorized(
+        'missing_credentials',
+        'A virtual key is required (Authorization: Bearer, x-api-key or x-gateway-vk)',
+      );
+    }
+    if (!this.identity) throw GatewayException.unauthorized('invalid_credentials', 'Unknown virtual key');
+    const virtualKey = await this.identity.verifyVirtualKey(value);
+    return {
+      kind: 'virtual_key',
+      authMethod: 'virtual_key',
+      id: virtualKey.id,
+      name: virtualKey.name,
+      permissions: NO_PERMISSIONS,
+      virtualKey,
+    };
+  }
+}
