@@ -151,7 +151,7 @@ describe(`platform (${RUN_MODE})`, () => {
       ['ApiKeyAuth', 'BasicAuth', 'BearerAuth', 'ManagementBearerAuth', 'SetupToken'].sort(),
     );
     expect(doc.body.paths['/health'].get.responses['503'].content['application/json'].schema.$ref).toBe(
-      '#/components/schemas/GatewayErrorDto',
+      '#/components/schemas/GatewayError',
     );
     const ui = await gw.http.get('/docs');
     expect(ui.status).toBe(200);

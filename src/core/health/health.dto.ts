@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 
+@ApiSchema({ name: 'ComponentHealth' })
 export class ComponentHealthDto {
   @ApiProperty({ enum: ['ok', 'down'], description: 'State of the component' })
   status: 'ok' | 'down';
@@ -11,6 +12,7 @@ export class ComponentHealthDto {
   latency_ms?: number;
 }
 
+@ApiSchema({ name: 'HealthResponse' })
 export class HealthResponseDto {
   @ApiProperty({ enum: ['ok'], description: 'Always ok on 200' })
   status: 'ok';
@@ -18,11 +20,12 @@ export class HealthResponseDto {
   @ApiProperty({
     description: 'Checked components by name (database, redis)',
     type: 'object',
-    additionalProperties: { $ref: '#/components/schemas/ComponentHealthDto' },
+    additionalProperties: { $ref: getSchemaPath(ComponentHealthDto) },
   })
   components: Record<string, ComponentHealthDto>;
 }
 
+@ApiSchema({ name: 'VersionResponse' })
 export class VersionResponseDto {
   @ApiProperty({ description: 'Gateway release version', example: '0.1.0' })
   version: string;

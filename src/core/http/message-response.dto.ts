@@ -1,6 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 /** The contract's "simple message response", shared by every module. */
+@ApiSchema({ name: 'SimpleMessageResponse' })
 export class MessageResponseDto {
   @ApiProperty({ description: 'What happened' })
   message: string;

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
@@ -30,6 +30,7 @@ export class PageQueryDto {
 }
 
 /** The contract's Pagination object. */
+@ApiSchema({ name: 'Pagination' })
 export class PaginationDto {
   @ApiProperty({ type: 'integer', description: 'Items matching the filters, across all pages' })
   total_count: number;

@@ -1,10 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, getSchemaPath, type OpenAPIObject } from '@nestjs/swagger';
 import { errorDescription } from '../errors/api-errors.decorator.js';
 import { ErrorExtraFieldsDto, ErrorFieldDto, GatewayErrorDto } from '../errors/gateway-error.dto.js';
 import { API_VERSION } from '../version.js';
 
-const ERROR_REF = { $ref: '#/components/schemas/GatewayErrorDto' };
+const ERROR_REF = { $ref: getSchemaPath(GatewayErrorDto) };
 const MANAGEMENT_SECURITY = ['BasicAuth', 'ManagementBearerAuth', 'SetupToken'];
 
 function sortKeys(value: unknown): unknown {

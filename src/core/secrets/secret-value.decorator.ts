@@ -1,9 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { REDACTED, SECRET_TYPES, SecretInputError, parseSecretInput } from './secret-value.js';
 
 /** Output form B, for response DTOs: `@ApiProperty({ type: SecretValueDto })`. */
+@ApiSchema({ name: 'SecretValue' })
 export class SecretValueDto {
   @ApiProperty({
     type: String,

@@ -1,6 +1,7 @@
 import { PaginationDto } from '../../../core/http/paging.dto.js';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
+@ApiSchema({ name: 'AuditLog' })
 export class AuditLogDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -41,6 +42,7 @@ export class AuditLogDto {
   created_at: string;
 }
 
+@ApiSchema({ name: 'AuditLogList' })
 export class AuditLogListDto {
   @ApiProperty({ type: [AuditLogDto] })
   audit_logs: AuditLogDto[];

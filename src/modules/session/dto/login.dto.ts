@@ -1,6 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 
+@ApiSchema({ name: 'LoginRequest' })
 export class LoginDto {
   @ApiProperty({
     description: 'The admin username of auth_config, or a dashboard user’s email',

@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
+@ApiSchema({ name: 'LoginResponse' })
 export class LoginResponseDto {
   @ApiProperty({ description: 'What happened', example: 'Login successful' })
   message: string;
@@ -13,6 +14,7 @@ export class LoginResponseDto {
   expires_at: string;
 }
 
+@ApiSchema({ name: 'AuthStatus' })
 export class AuthStatusDto {
   @ApiProperty({ description: 'Dashboard auth is enabled and an admin account is configured' })
   is_auth_enabled: boolean;

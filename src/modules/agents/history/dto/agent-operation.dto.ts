@@ -1,7 +1,8 @@
 import { PaginationDto } from '../../../../core/http/paging.dto.js';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import type { AgentOperationEntity } from '../entities/agent-operation.entity.js';
 
+@ApiSchema({ name: 'AgentOperation' })
 export class AgentOperationDto {
   @ApiProperty({ type: String, format: 'uuid', description: 'Operation id' })
   id: string;
@@ -86,6 +87,7 @@ export class AgentOperationDto {
   }
 }
 
+@ApiSchema({ name: 'AgentHistoryList' })
 export class AgentHistoryListDto {
   @ApiProperty({ type: [AgentOperationDto] })
   history: AgentOperationDto[];

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto, PaginationDto } from '../../../../core/http/paging.dto.js';
 
@@ -16,6 +16,7 @@ export class PushConfigQueryDto extends PageQueryDto {
   task_id?: string;
 }
 
+@ApiSchema({ name: 'PushAuthenticationView' })
 export class PushAuthenticationViewDto {
   @ApiProperty({ type: String, description: 'HTTP auth scheme the client asked for', example: 'Bearer' })
   scheme: string;
@@ -24,6 +25,7 @@ export class PushAuthenticationViewDto {
   credentials: string;
 }
 
+@ApiSchema({ name: 'PushConfigView' })
 export class PushConfigViewDto {
   @ApiProperty({ type: String, format: 'uuid', description: 'Gateway id (the callback URL carries it)' })
   id: string;
@@ -53,6 +55,7 @@ export class PushConfigViewDto {
   created_at: string;
 }
 
+@ApiSchema({ name: 'PushConfigList' })
 export class PushConfigListDto {
   @ApiProperty({ type: [PushConfigViewDto] })
   push_configs: PushConfigViewDto[];
@@ -64,6 +67,7 @@ export class PushConfigListDto {
   pagination: PaginationDto;
 }
 
+@ApiSchema({ name: 'PushAck' })
 export class PushAckDto {
   @ApiProperty({ type: String, enum: ['accepted', 'duplicate'] })
   status: string;

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
@@ -11,6 +11,7 @@ import {
 } from 'class-validator';
 import { RFC3339 } from '../../shared/ids.js';
 
+@ApiSchema({ name: 'ManagementKeyCreateRequest' })
 export class CreateManagementKeyDto {
   @ApiProperty({ description: 'What the key is for', maxLength: 255, example: 'ci-deployer' })
   @IsString()
@@ -37,6 +38,7 @@ export class CreateManagementKeyDto {
 }
 
 /** PUT changes the fields it carries; `expires_at: null` removes the expiry. The key value never changes. */
+@ApiSchema({ name: 'ManagementKeyUpdateRequest' })
 export class UpdateManagementKeyDto {
   @ApiPropertyOptional({ maxLength: 255 })
   @IsOptional()
@@ -58,6 +60,7 @@ export class UpdateManagementKeyDto {
   expires_at?: string | null;
 }
 
+@ApiSchema({ name: 'ManagementKey' })
 export class ManagementKeyDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -78,11 +81,13 @@ export class ManagementKeyDto {
   created_at: string;
 }
 
+@ApiSchema({ name: 'ManagementKeyCreateResponse' })
 export class CreatedManagementKeyDto extends ManagementKeyDto {
   @ApiProperty({ description: 'The key (`gwm_` + 40 characters). Shown only in this response.' })
   value: string;
 }
 
+@ApiSchema({ name: 'ManagementKeyList' })
 export class ManagementKeyListDto {
   @ApiProperty({ type: [ManagementKeyDto] })
   management_keys: ManagementKeyDto[];

@@ -1,6 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 
+@ApiSchema({ name: 'RoleCreateRequest' })
 export class CreateRoleDto {
   @ApiProperty({ description: 'Unique role name', maxLength: 255, example: 'agent-operator' })
   @IsString()
@@ -26,6 +27,7 @@ export class CreateRoleDto {
 }
 
 /** PUT changes the fields it carries and keeps the others. */
+@ApiSchema({ name: 'RoleUpdateRequest' })
 export class UpdateRoleDto {
   @ApiPropertyOptional({ description: 'Unique role name', maxLength: 255 })
   @IsOptional()
@@ -51,6 +53,7 @@ export class UpdateRoleDto {
   permissions?: unknown[];
 }
 
+@ApiSchema({ name: 'Role' })
 export class RoleDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -74,6 +77,7 @@ export class RoleDto {
   updated_at: string;
 }
 
+@ApiSchema({ name: 'RoleList' })
 export class RoleListDto {
   @ApiProperty({ type: [RoleDto] })
   roles: RoleDto[];

@@ -1,6 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsEmail, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
 
+@ApiSchema({ name: 'UserCreateRequest' })
 export class CreateUserDto {
   @ApiProperty({ description: 'Display name', maxLength: 255 })
   @IsString()
@@ -37,6 +38,7 @@ export class CreateUserDto {
 }
 
 /** PUT changes the fields it carries and keeps the others. `team_id: null` clears the team. */
+@ApiSchema({ name: 'UserUpdateRequest' })
 export class UpdateUserDto {
   @ApiPropertyOptional({ description: 'Display name', maxLength: 255 })
   @IsOptional()
@@ -70,6 +72,7 @@ export class UpdateUserDto {
   password?: string;
 }
 
+@ApiSchema({ name: 'User' })
 export class UserDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -93,6 +96,7 @@ export class UserDto {
   updated_at: string;
 }
 
+@ApiSchema({ name: 'UserList' })
 export class UserListDto {
   @ApiProperty({ type: [UserDto] })
   users: UserDto[];
@@ -101,6 +105,7 @@ export class UserListDto {
   count: number;
 }
 
+@ApiSchema({ name: 'CallerPermissions' })
 export class MyPermissionsDto {
   @ApiProperty({ type: [String], description: 'The caller’s own permissions, sorted `Resource:Operation`' })
   permissions: string[];

@@ -1,5 +1,5 @@
 import { PaginationDto } from '../../../../core/http/paging.dto.js';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayNotEmpty,
@@ -17,6 +17,7 @@ import {
 import { DURATION_PATTERN } from '../../../../core/config/gateway-config.js';
 import { RFC3339 } from '../../shared/ids.js';
 
+@ApiSchema({ name: 'VirtualKeyCreateRequest' })
 export class CreateVirtualKeyDto {
   @ApiProperty({ description: 'Unique name', maxLength: 255, example: 'team-a-prod' })
   @IsString()
@@ -53,6 +54,7 @@ export class CreateVirtualKeyDto {
 }
 
 /** PUT changes the fields it carries; null clears `expires_at`, `team_id` and `customer_id`. */
+@ApiSchema({ name: 'VirtualKeyUpdateRequest' })
 export class UpdateVirtualKeyDto {
   @ApiPropertyOptional({ maxLength: 255 })
   @IsOptional()
@@ -89,6 +91,7 @@ export class UpdateVirtualKeyDto {
   customer_id?: string | null;
 }
 
+@ApiSchema({ name: 'VirtualKeyRotateRequest' })
 export class RotateVirtualKeyDto {
   @ApiPropertyOptional({
     description: 'How long the old value keeps working (`30s`, `5m`, `1h`); absent: it stops at once',
@@ -100,6 +103,7 @@ export class RotateVirtualKeyDto {
   grace_period?: string;
 }
 
+@ApiSchema({ name: 'VirtualKeyBulkRotateRequest' })
 export class BulkRotateVirtualKeysDto extends RotateVirtualKeyDto {
   @ApiProperty({ type: [String], description: 'Virtual key ids; all are rotated or none', maxItems: 1000 })
   @IsArray()
@@ -109,6 +113,7 @@ export class BulkRotateVirtualKeysDto extends RotateVirtualKeyDto {
   ids: unknown[];
 }
 
+@ApiSchema({ name: 'VirtualKey' })
 export class VirtualKeyDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -141,6 +146,7 @@ export class VirtualKeyDto {
   updated_at: string;
 }
 
+@ApiSchema({ name: 'VirtualKeyList' })
 export class VirtualKeyListDto {
   @ApiProperty({ type: [VirtualKeyDto] })
   virtual_keys: VirtualKeyDto[];
@@ -152,6 +158,7 @@ export class VirtualKeyListDto {
   pagination: PaginationDto;
 }
 
+@ApiSchema({ name: 'VirtualKeyOperationResponse' })
 export class VirtualKeyOperationDto {
   @ApiProperty()
   message: string;
@@ -160,6 +167,7 @@ export class VirtualKeyOperationDto {
   virtual_key: VirtualKeyDto;
 }
 
+@ApiSchema({ name: 'VirtualKeyBulkRotateResponse' })
 export class BulkRotateResponseDto {
   @ApiProperty()
   message: string;
@@ -168,6 +176,7 @@ export class BulkRotateResponseDto {
   virtual_keys: VirtualKeyDto[];
 }
 
+@ApiSchema({ name: 'VirtualKeyQuota' })
 export class VirtualKeyQuotaDto {
   @ApiProperty({ format: 'uuid' })
   virtual_key_id: string;
