@@ -109,7 +109,7 @@ class SecretProbeController {
     const rows: ProbeRow[] = await this.db.query('SELECT name, token, headers FROM secret_probe WHERE name = $1', [
       name,
     ]);
-    if (!rows[0]) throw GatewayException.notFound('probe', `No probe ${name}`);
+    if (!rows[0]) throw new GatewayException(404, 'route_not_found', `No probe ${name}`);
     return rows[0];
   }
 

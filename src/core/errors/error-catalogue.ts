@@ -19,6 +19,59 @@ export const ERROR_TYPE_BY_STATUS: Readonly<Record<number, string>> = {
   504: 'upstream_timeout',
 };
 
+/**
+ * Every `error.code` the gateway sends, with the HTTP status it goes with. Typed: GatewayException takes only these,
+ * so a new code is added here (and to docs/errors.md, which a test checks) before it can be thrown.
+ */
+export const ERROR_CODES = {
+  bad_request: 400,
+  validation_failed: 400,
+  invalid_json: 400,
+  invalid_content_length: 400,
+  invalid_url: 400,
+  invalid_jsonrpc_request: 400,
+  task_id_mismatch: 400,
+  unsupported_operation: 400,
+  missing_credentials: 401,
+  invalid_credentials: 401,
+  setup_token_required: 401,
+  virtual_key_not_accepted: 401,
+  budget_exceeded: 402,
+  permission_denied: 403,
+  setup_token_invalid: 403,
+  virtual_key_blocked: 403,
+  model_blocked: 403,
+  dashboard_auth_disabled: 403,
+  route_not_found: 404,
+  enterprise_only: 404,
+  jsonrpc_method_not_found: 404,
+  agent_not_found: 404,
+  agent_operation_not_found: 404,
+  push_config_not_found: 404,
+  role_not_found: 404,
+  user_not_found: 404,
+  management_key_not_found: 404,
+  virtual_key_not_found: 404,
+  method_not_allowed: 405,
+  already_exists: 409,
+  in_use: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  request_limited: 429,
+  token_limited: 429,
+  login_throttled: 429,
+  internal_error: 500,
+  upstream_error: 502,
+  secret_unresolved: 502,
+  service_unavailable: 503,
+  upstream_timeout: 504,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** `<resource>` of the `<resource>_not_found` codes. */
+export type NotFoundResource = ErrorCode extends infer C ? (C extends `${infer R}_not_found` ? R : never) : never;
+
 export function errorTypeForStatus(status: number): string {
   return ERROR_TYPE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : 'invalid_request_error');
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HttpException } from '@nestjs/common';
-import { errorTypeForStatus } from './error-catalogue.js';
+import { errorTypeForStatus, type ErrorCode } from './error-catalogue.js';
 import { GatewayException } from './gateway.exception.js';
 
 export interface GatewayErrorBody {
@@ -21,7 +21,7 @@ export interface ErrorResponse {
 }
 
 /** Fastify's own errors (raised before a route handler runs) mapped to the catalogue. */
-const FASTIFY_ERRORS: Record<string, { status: number; code: string; message?: string }> = {
+const FASTIFY_ERRORS: Record<string, { status: number; code: ErrorCode; message?: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json', message: 'Request body is not valid JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     status: 400,
@@ -34,7 +34,7 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: string; message?: s
   FST_ERR_BAD_URL: { status: 400, code: 'invalid_url' },
 };
 
-function fromStatus(status: number): string {
+function fromStatus(status: number): ErrorCode {
   switch (status) {
     case 400:
       return 'bad_request';

@@ -1,4 +1,4 @@
-import { errorTypeForStatus, type ErrorReason } from './error-catalogue.js';
+import { errorTypeForStatus, type ErrorCode, type ErrorReason, type NotFoundResource } from './error-catalogue.js';
 
 export interface GatewayExceptionOptions {
   /** Overrides the `type` derived from the status. */
@@ -30,7 +30,7 @@ export class GatewayException extends Error {
 
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     options: GatewayExceptionOptions = {},
   ) {
@@ -48,7 +48,7 @@ export class GatewayException extends Error {
     return new GatewayException(400, 'validation_failed', message, { param, reason: 'caller_invalid_request' });
   }
 
-  static notFound(resource: string, message: string): GatewayException {
+  static notFound(resource: NotFoundResource, message: string): GatewayException {
     return new GatewayException(404, `${resource}_not_found`, message);
   }
 
@@ -56,11 +56,11 @@ export class GatewayException extends Error {
     return new GatewayException(409, 'already_exists', message, { param });
   }
 
-  static unauthorized(code: string, message: string): GatewayException {
+  static unauthorized(code: ErrorCode, message: string): GatewayException {
     return new GatewayException(401, code, message, { reason: 'policy_access_denied' });
   }
 
-  static forbidden(code: string, message: string): GatewayException {
+  static forbidden(code: ErrorCode, message: string): GatewayException {
     return new GatewayException(403, code, message, { reason: 'policy_access_denied' });
   }
 }
