@@ -1,56 +1,156 @@
 // Closed-loop load: `connections` keep-alive connections each sending requests back to back for `durationMs`.
+// Bounded in time (the loops stop at the deadline) and per request (`timeoutMs`, then the request counts as an error).
 import http from 'node:http';
+import { isStopping, throwIfStopping } from './cleanup.mjs';
 
-export async function runLoad({ url, method = 'GET', headers = {}, body, connections = 32, durationMs = 10_000 }) {
+/**
+ * `body` may be a string or a function returning one per request (e.g. a unique messageId). `check(status, text)`
+ * (optional) reads each response body and counts the responses it refuses as `bad` (a JSON-RPC error is a 200).
+ * Returns `{ requests, rps, errors, bad, p50, p90, p99, statuses, latencies (sorted ms), seconds }`.
+ */
+export async function runLoad({
+  url,
+  method = 'GET',
+  headers = {},
+  body,
+  check,
+  connections = 32,
+  durationMs = 10_000,
+  timeoutMs = 10_000,
+}) {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies = [];
   const statuses = new Map();
   let errors = 0;
+  let bad = 0;
+  let firstBad;
   const deadline = performance.now() + durationMs;
   const requestHeaders = body ? { 'content-type': 'application/json', ...headers } : headers;
 
   const once = () =>
-    new Promise((resolve) => {
+    new Promise((settle) => {
       const started = performance.now();
-      const req = http.request(target, { method, headers: requestHeaders, agent }, (res) => {
-        res.resume();
+      let done = false;
+      const resolve = (ok = true) => {
+        done = true;
+        settle(ok);
+      };
+      const fail = () => {
+        if (done) return;
+        errors++;
+        resolve(false);
+      };
+      const payload = typeof body === 'function' ? body() : body;
+      const req = http.request(target, { method, headers: requestHeaders, agent, timeout: timeoutMs }, (res) => {
+        let text = '';
+        if (check) {
+          res.setEncoding('utf8');
+          res.on('data', (c) => (text += c));
+        } else {
+          res.resume();
+        }
         res.on('end', () => {
+          if (done) return;
           latencies.push(performance.now() - started);
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+          if (check && !check(res.statusCode, text)) {
+            bad++;
+            firstBad ??= `${res.statusCode} ${text.slice(0, 300)}`;
+          }
           resolve();
         });
+        res.on('error', fail);
       });
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-      req.end(body);
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', fail);
+      req.end(payload);
     });
   const loop = async () => {
-    while (performance.now() < deadline) await once();
+    while (performance.now() < deadline && !isStopping()) {
+      // A refused connection fails at once: back off a little rather than spin until the deadline.
+      if (!(await once())) await new Promise((r) => setTimeout(r, 20));
+    }
   };
 
   const started = performance.now();
   await Promise.all(Array.from({ length: connections }, loop));
+  throwIfStopping();
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
   return {
     requests: latencies.length,
     rps: latencies.length / seconds,
+    seconds,
     errors,
-    p50: pct(50),
-    p90: pct(90),
-    p99: pct(99),
+    bad,
+    firstBad,
+    p50: percentile(latencies, 50),
+    p90: percentile(latencies, 90),
+    p99: percentile(latencies, 99),
     statuses: Object.fromEntries(statuses),
+    latencies,
+  };
+}
+
+/** Nearest-rank percentile of an ascending array (NaN when empty). */
+export function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** Several runs of the same target as one: total requests over total time, percentiles over every latency. */
+export function mergeLoads(results) {
+  const latencies = results.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const seconds = results.reduce((s, r) => s + r.seconds, 0);
+  const statuses = {};
+  for (const r of results) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+  return {
+    requests: latencies.length,
+    rps: latencies.length / seconds,
+    seconds,
+    errors: results.reduce((s, r) => s + r.errors, 0),
+    bad: results.reduce((s, r) => s + (r.bad ?? 0), 0),
+    firstBad: results.find((r) => r.firstBad)?.firstBad,
+    p50: percentile(latencies, 50),
+    p90: percentile(latencies, 90),
+    p99: percentile(latencies, 99),
+    statuses,
+    latencies,
+    rounds: results.map((r) => r.rps),
   };
 }
 
 export function formatLoad(label, r) {
+  const rounds = r.rounds ? `, rounds ${r.rounds.map((x) => x.toFixed(0)).join('/')} req/s` : '';
+  const bad = r.bad ? `, refused by check ${r.bad} (first: ${r.firstBad})` : '';
   return (
     `${label}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p90 ${r.p90.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms` +
-    ` (${r.requests} requests, errors ${r.errors}, statuses ${JSON.stringify(r.statuses)})`
+    ` (${r.requests} requests, errors ${r.errors}, statuses ${JSON.stringify(r.statuses)}${rounds}${bad})`
   );
 }
+
+/**
+ * Side-by-side measurement: a warm-up of each target, then `rounds` rounds in which every target runs once for
+ * `roundMs`, the order flipping each round (A B, B A, A B, …) so load noise on the machine hits every target alike.
+ * `targets` is `{ name: runLoad options without durationMs }`; returns `{ name: merged result }`.
+ */
+export async function alternate(targets, { rounds = 3, roundMs = 10_000, warmupMs = 2000, log = console.log } = {}) {
+  const names = Object.keys(targets);
+  for (const name of names) await runLoad({ ...targets[name], durationMs: warmupMs });
+  const runs = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < rounds && !isStopping(); i++) {
+    const order = i % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      const r = await runLoad({ ...targets[name], durationMs: roundMs });
+      runs[name].push(r);
+      log?.(
+        `  round ${i + 1} ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`,
+      );
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, mergeLoads(runs[n])]));
+}
+
+/** `a / b` formatted as `0.83x`. */
+export const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
