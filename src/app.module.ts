@@ -14,7 +14,6 @@ import { QueueModule } from './core/queue/queue.module.js';
 import { MaintenanceModule } from './core/maintenance/maintenance.module.js';
 import { SecretsModule } from './core/secrets/secrets.module.js';
 import { AgentsModule } from './modules/agents/agents.module.js';
-import { AgentsGatewayModule } from './modules/agents/agents-gateway.module.js';
 
 export interface AppModuleOptions {
   config: GatewayConfig;
@@ -46,7 +45,6 @@ export class AppModule {
         SessionModule,
         AuditModule,
         AgentsModule,
-        AgentsGatewayModule,
         ...(options.extraModules ?? []),
       ],
     };

@@ -3,6 +3,7 @@ import { APP_GUARD, HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { AdminCredentialsService } from './admin-credentials.service.js';
+import { AuthPorts } from './auth-ports.js';
 import { DataPlaneAuthenticator } from './data-plane-authenticator.js';
 import { GatewayAuthGuard } from './gateway-auth.guard.js';
 import { RequestAuthenticator } from './request-authenticator.service.js';
@@ -13,13 +14,14 @@ import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
 
 /**
  * Authentication and authorization for every route: the schemes' strategies, the global guard, and the registry of
- * route declarations. Governance provides IDENTITY_PROVIDER and the session module SESSION_VERIFIER; both are
- * optional here so the core starts without them (keys, users and sessions are then simply unknown).
+ * route declarations. Governance plugs its identity provider and the session module its session verifier into
+ * AuthPorts; until they do, keys, users and sessions are simply unknown (the core starts without them).
  */
 @Global()
 @Module({
   imports: [SecretsModule],
   providers: [
+    AuthPorts,
     AdminCredentialsService,
     BasicAuthStrategy,
     ManagementBearerStrategy,
@@ -39,6 +41,7 @@ import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
     { provide: APP_GUARD, useClass: GatewayAuthGuard },
   ],
   exports: [
+    AuthPorts,
     AdminCredentialsService,
     DataPlaneAuthenticator,
     RequestAuthenticator,

@@ -1,8 +1,8 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { GatewayException } from '../errors/gateway.exception.js';
 import { API_KEY_HEADER, VIRTUAL_KEY_HEADER, VIRTUAL_KEY_PREFIX } from './credentials.util.js';
-import { IDENTITY_PROVIDER, type IdentityProvider } from './identity-provider.js';
+import { AuthPorts } from './auth-ports.js';
 import type { Principal } from './principal.js';
 
 const NO_PERMISSIONS: ReadonlySet<string> = new Set();
@@ -28,7 +28,7 @@ function bearerOf(request: FastifyRequest): string | undefined {
  */
 @Injectable()
 export class DataPlaneAuthenticator {
-  constructor(@Optional() @Inject(IDENTITY_PROVIDER) private readonly identity: IdentityProvider | null) {}
+  constructor(private readonly ports: AuthPorts) {}
 
   /** The caller's principal; null when `optional` and no gateway key (`sk-gw-…`) was presented. */
   async authenticate(request: FastifyRequest, optional: boolean): Promise<Principal | null> {
@@ -43,8 +43,9 @@ export class DataPlaneAuthenticator {
         'A virtual key is required (Authorization: Bearer, x-api-key or x-gateway-vk)',
       );
     }
-    if (!this.identity) throw GatewayException.unauthorized('invalid_credentials', 'Unknown virtual key');
-    const virtualKey = await this.identity.verifyVirtualKey(value);
+    const identity = this.ports.identity;
+    if (!identity) throw GatewayException.unauthorized('invalid_credentials', 'Unknown virtual key');
+    const virtualKey = await identity.verifyVirtualKey(value);
     return {
       kind: 'virtual_key',
       authMethod: 'virtual_key',

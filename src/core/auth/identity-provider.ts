@@ -1,11 +1,9 @@
 import type { AuthenticatedVirtualKey, Principal } from './principal.js';
 
 /**
- * What the authentication guard needs from the governance module, behind a token so the core does not depend on a
- * domain module. Governance provides the implementation globally under IDENTITY_PROVIDER.
+ * What the authentication guard needs from the governance module, behind an interface so the core does not depend
+ * on a domain module. Governance plugs its implementation into AuthPorts.
  */
-export const IDENTITY_PROVIDER = Symbol('IDENTITY_PROVIDER');
-
 export interface IdentityProvider {
   /** A `gwm_` management API key → its principal (scopes as permissions), or null when unknown/expired. */
   verifyManagementKey(token: string): Promise<Principal | null>;

@@ -6,7 +6,7 @@ import { presentsVirtualKey, readCredentials } from './credentials.util.js';
 import { isSetupLockActive } from './dashboard-auth.js';
 import { PassportSchemes, type SchemeName } from './passport-schemes.js';
 import type { Principal } from './principal.js';
-import { SESSION_VERIFIER, type SessionVerifier } from './session-verifier.js';
+import { AuthPorts } from './auth-ports.js';
 import { BasicAuthStrategy } from './strategies/basic-auth.strategy.js';
 import { ManagementBearerStrategy } from './strategies/management-bearer.strategy.js';
 import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
@@ -26,7 +26,7 @@ export class RequestAuthenticator {
     private readonly bearer: ManagementBearerStrategy,
     private readonly setup: SetupTokenStrategy,
     private readonly dataPlane: DataPlaneAuthenticator,
-    @Optional() @Inject(SESSION_VERIFIER) private readonly sessions: SessionVerifier | null,
+    private readonly ports: AuthPorts,
   ) {
     const credentials = (request: FastifyRequest) => readCredentials(request);
     this.schemes.register('basic', (request) => {
@@ -66,7 +66,7 @@ export class RequestAuthenticator {
       throw GatewayException.unauthorized('invalid_credentials', 'Unsupported or malformed Authorization header');
     }
     if (credentials.sessionCookie) {
-      const principal = await this.sessions?.verifyDashboardSession(credentials.sessionCookie);
+      const principal = await this.ports.sessions?.verifyDashboardSession(credentials.sessionCookie);
       if (principal) return principal;
       throw GatewayException.unauthorized('invalid_credentials', 'The session has expired or was revoked');
     }

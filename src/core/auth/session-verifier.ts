@@ -1,11 +1,9 @@
 import type { Principal } from './principal.js';
 
 /**
- * What the guard needs from the session module (which owns the session tables), behind a token so the core does
- * not depend on a domain module.
+ * What the guard needs from the session module (which owns the session tables), behind an interface so the core
+ * does not depend on a domain module. The session module plugs its implementation into AuthPorts.
  */
-export const SESSION_VERIFIER = Symbol('SESSION_VERIFIER');
-
 export interface SessionVerifier {
   /** A dashboard session token → the principal it stands for, or null when unknown, expired or revoked. */
   verifyDashboardSession(token: string): Promise<Principal | null>;

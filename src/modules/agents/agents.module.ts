@@ -1,23 +1,64 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OutboundModule } from '../../core/outbound/outbound.module.js';
-import { SecretsModule } from '../../core/secrets/secrets.module.js';
+import { GovernanceModule } from '../governance/governance.module.js';
 import { AgentCardFetcher } from './a2a/agent-card.fetcher.js';
 import { AgentCardService } from './a2a/agent-card.service.js';
-import { UpstreamAuthSealer } from './a2a/upstream-auth.sealer.js';
 import { AgentUpstreamAuth } from './a2a/agent-upstream-auth.js';
+import { UpstreamAuthSealer } from './a2a/upstream-auth.sealer.js';
 import { AgentsController } from './agents.controller.js';
 import { AgentsService } from './agents.service.js';
+import { AgentAccessService } from './data-plane/agent-access.service.js';
+import { AgentsDataPlaneController } from './data-plane/data-plane.controller.js';
+import { JsonRpcProxyService } from './data-plane/jsonrpc-proxy.service.js';
+import { RestProxyService } from './data-plane/rest-proxy.service.js';
+import { StreamEventRecorder } from './data-plane/stream-events.js';
 import { AgentEntity } from './entities/agent.entity.js';
+import { AgentHistoryController } from './history/agent-history.controller.js';
+import { AgentHistoryService } from './history/agent-history.service.js';
+import { AgentOperationEntity } from './history/entities/agent-operation.entity.js';
+import { AgentPushConfigEntity } from './push/entities/agent-push-config.entity.js';
+import { AgentPushEventEntity } from './push/entities/agent-push-event.entity.js';
+import { PushConfigRemoval } from './push/push-config-removal.service.js';
+import { PushConfigsController } from './push/push-configs.controller.js';
+import { PushConfigsService } from './push/push-configs.service.js';
+import { PushDeliveryService } from './push/push-delivery.service.js';
+import { PushIngressController } from './push/push-ingress.controller.js';
+import { PushIngressService } from './push/push-ingress.service.js';
+import { PushRelayService } from './push/push-relay.service.js';
 
 /**
- * Agent Gateway management: registrations of upstream A2A v1 agents, their cards and upstream auth. Exports what
- * the data plane (card serving, proxy, push relay, history) builds on.
+ * The Agent Gateway, one module: registrations of upstream A2A v1 agents (cards, upstream auth), the data plane
+ * (A2A proxy for both bindings, served cards), the push relay and the operation history. Governance is imported for
+ * the virtual keys a registration grants; outbound calls, SSE relaying and upstream auth come from the core.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([AgentEntity]), OutboundModule, SecretsModule],
-  controllers: [AgentsController],
-  providers: [AgentsService, AgentCardFetcher, AgentCardService, AgentUpstreamAuth, UpstreamAuthSealer],
-  exports: [AgentsService, AgentCardService, AgentUpstreamAuth, AgentCardFetcher],
+  imports: [
+    GovernanceModule,
+    TypeOrmModule.forFeature([AgentEntity, AgentOperationEntity, AgentPushConfigEntity, AgentPushEventEntity]),
+  ],
+  controllers: [
+    AgentsController,
+    AgentHistoryController,
+    PushConfigsController,
+    PushIngressController,
+    AgentsDataPlaneController,
+  ],
+  providers: [
+    AgentsService,
+    AgentCardFetcher,
+    AgentCardService,
+    AgentUpstreamAuth,
+    UpstreamAuthSealer,
+    AgentAccessService,
+    JsonRpcProxyService,
+    RestProxyService,
+    StreamEventRecorder,
+    AgentHistoryService,
+    PushConfigsService,
+    PushConfigRemoval,
+    PushRelayService,
+    PushIngressService,
+    PushDeliveryService,
+  ],
 })
 export class AgentsModule {}

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { QueryFailedError, type Repository } from 'typeorm';
@@ -26,7 +26,7 @@ export class AgentsService {
     private readonly cards: AgentCardService,
     private readonly upstreamAuth: AgentUpstreamAuth,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Optional() private readonly virtualKeys?: VirtualKeysService,
+    private readonly virtualKeys: VirtualKeysService,
   ) {}
 
   async list(): Promise<AgentEntity[]> {
@@ -177,7 +177,7 @@ export class AgentsService {
       seen.add(id);
     });
     if (!ids.length) return ids;
-    const existing = new Set(this.virtualKeys ? await this.virtualKeys.findExistingIds(ids) : []);
+    const existing = new Set(await this.virtualKeys.findExistingIds(ids));
     ids.forEach((id, i) => {
       if (!existing.has(id)) throw invalid(`virtual_key_ids[${i}]`, `names no existing virtual key (${id})`);
     });

@@ -6,7 +6,7 @@ import { ManagementKeysService } from './management-keys/management-keys.service
 import { UsersService } from './users/users.service.js';
 import { VirtualKeysService } from './virtual-keys/virtual-keys.service.js';
 
-/** The governance side of authentication: the guard asks here who a credential belongs to (IDENTITY_PROVIDER). */
+/** The governance side of authentication: the guard asks here who a credential belongs to (plugged into AuthPorts). */
 @Injectable()
 export class GovernanceIdentityService implements IdentityProvider {
   constructor(

@@ -1,6 +1,6 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { IDENTITY_PROVIDER } from '../../core/auth/identity-provider.js';
+import { AuthPorts } from '../../core/auth/auth-ports.js';
 import { GovernanceIdentityService } from './governance-identity.service.js';
 import { ManagementKeyEntity } from './management-keys/entities/management-key.entity.js';
 import { ManagementKeysController } from './management-keys/management-keys.controller.js';
@@ -18,10 +18,9 @@ import { VirtualKeysController } from './virtual-keys/virtual-keys.controller.js
 import { VirtualKeysService } from './virtual-keys/virtual-keys.service.js';
 
 /**
- * Identity and access: roles, users, management API keys and virtual keys. Global so the authentication guard can
- * inject IDENTITY_PROVIDER and other modules VirtualKeysService (to validate `virtual_key_ids`).
+ * Identity and access: roles, users, management API keys and virtual keys. Plugs its identity provider into the
+ * core's auth ports; modules that validate `virtual_key_ids` (Agents) import it for VirtualKeysService.
  */
-@Global()
 @Module({
   imports: [
     TypeOrmModule.forFeature([
@@ -40,8 +39,11 @@ import { VirtualKeysService } from './virtual-keys/virtual-keys.service.js';
     VirtualKeyCache,
     VirtualKeysService,
     GovernanceIdentityService,
-    { provide: IDENTITY_PROVIDER, useExisting: GovernanceIdentityService },
   ],
-  exports: [IDENTITY_PROVIDER, VirtualKeysService],
+  exports: [VirtualKeysService],
 })
-export class GovernanceModule {}
+export class GovernanceModule {
+  constructor(ports: AuthPorts, identity: GovernanceIdentityService) {
+    ports.provideIdentity(identity);
+  }
+}

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminCredentialsService } from '../../core/auth/admin-credentials.service.js';
 import { SESSION_COOKIE, SETUP_SESSION_COOKIE, SETUP_TOKEN_HEADER } from '../../core/auth/credentials.util.js';
 import { isDashboardAuthActive, isSetupLockActive } from '../../core/auth/dashboard-auth.js';
-import { IDENTITY_PROVIDER, type IdentityProvider } from '../../core/auth/identity-provider.js';
+import { AuthPorts } from '../../core/auth/auth-ports.js';
 import { CurrentPrincipal, type Principal } from '../../core/auth/principal.js';
 import { RequestAuthenticator } from '../../core/auth/request-authenticator.service.js';
 import { Authenticated, Public } from '../../core/auth/route-access.decorator.js';
@@ -29,7 +29,7 @@ export class SessionController {
     private readonly admin: AdminCredentialsService,
     private readonly authenticator: RequestAuthenticator,
     private readonly setupToken: SetupTokenStrategy,
-    @Optional() @Inject(IDENTITY_PROVIDER) private readonly identity: IdentityProvider | null,
+    private readonly ports: AuthPorts,
   ) {}
 
   @Post('login')
@@ -139,7 +139,7 @@ export class SessionController {
     if (this.admin.isAdminUsername(username)) {
       return (await this.admin.verify(username, password)) ? { kind: 'admin', username } : null;
     }
-    const user = await this.identity?.verifyUserPassword(username, password);
+    const user = await this.ports.identity?.verifyUserPassword(username, password);
     return user ? { kind: 'user', userId: user.id, username } : null;
   }
 }

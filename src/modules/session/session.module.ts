@@ -1,6 +1,6 @@
-import { Global, Module, type OnModuleInit } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SESSION_VERIFIER } from '../../core/auth/session-verifier.js';
+import { AuthPorts } from '../../core/auth/auth-ports.js';
 import { ExpiredRowsRegistry } from '../../core/maintenance/expired-rows.service.js';
 import { DashboardSessionEntity } from './entities/dashboard-session.entity.js';
 import { SetupSessionEntity } from './entities/setup-session.entity.js';
@@ -8,16 +8,22 @@ import { LoginThrottleService } from './login-throttle.service.js';
 import { SessionController } from './session.controller.js';
 import { SessionService } from './session.service.js';
 
-/** Dashboard login/logout, the setup-lock exchange, and the session tables (SESSION_VERIFIER for the guard). */
-@Global()
+/** Dashboard login/logout, the setup-lock exchange, and the session tables (the guard's session verifier). */
 @Module({
   imports: [TypeOrmModule.forFeature([DashboardSessionEntity, SetupSessionEntity])],
   controllers: [SessionController],
-  providers: [SessionService, LoginThrottleService, { provide: SESSION_VERIFIER, useExisting: SessionService }],
-  exports: [SessionService, SESSION_VERIFIER],
+  providers: [SessionService, LoginThrottleService],
+  exports: [SessionService],
 })
 export class SessionModule implements OnModuleInit {
-  constructor(private readonly expiredRows: ExpiredRowsRegistry) {}
+  constructor(
+    private readonly expiredRows: ExpiredRowsRegistry,
+    ports: AuthPorts,
+    sessions: SessionService,
+  ) {
+    // The guard verifies dashboard and setup sessions through this port.
+    ports.provideSessions(sessions);
+  }
 
   /** Expired sessions are purged by the periodic maintenance job. */
   onModuleInit(): void {

@@ -5,7 +5,7 @@ import { MoreThan, type Repository } from 'typeorm';
 import { AdminCredentialsService } from '../../core/auth/admin-credentials.service.js';
 import { newOpaqueToken, sha256Hex } from '../../core/auth/credentials.util.js';
 import { isDashboardAuthActive } from '../../core/auth/dashboard-auth.js';
-import { IDENTITY_PROVIDER, type IdentityProvider } from '../../core/auth/identity-provider.js';
+import { AuthPorts } from '../../core/auth/auth-ports.js';
 import type { Principal } from '../../core/auth/principal.js';
 import type { SessionVerifier } from '../../core/auth/session-verifier.js';
 import { parseDuration } from '../../core/config/duration.js';
@@ -32,7 +32,7 @@ export class SessionService implements SessionVerifier {
     private readonly admin: AdminCredentialsService,
     @InjectRepository(DashboardSessionEntity) private readonly dashboard: Repository<DashboardSessionEntity>,
     @InjectRepository(SetupSessionEntity) private readonly setup: Repository<SetupSessionEntity>,
-    @Optional() @Inject(IDENTITY_PROVIDER) private readonly identity: IdentityProvider | null,
+    private readonly ports: AuthPorts,
   ) {}
 
   get sessionTtlMs(): number {
@@ -65,8 +65,9 @@ export class SessionService implements SessionVerifier {
       if (!isDashboardAuthActive(this.config) || !this.admin.isAdminUsername(row.username)) return null;
       return this.admin.principal('session', row.id);
     }
-    if (!row.user_id || !this.identity) return null;
-    const user = await this.identity.loadUser(row.user_id);
+    const identity = this.ports.identity;
+    if (!row.user_id || !identity) return null;
+    const user = await identity.loadUser(row.user_id);
     return user ? { ...user, authMethod: 'session', sessionId: row.id } : null;
   }
 

@@ -2,9 +2,8 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { GatewayException } from '../../errors/gateway.exception.js';
 import { AdminCredentialsService } from '../admin-credentials.service.js';
 import { MANAGEMENT_KEY_PREFIX, splitUserPassword } from '../credentials.util.js';
-import { IDENTITY_PROVIDER, type IdentityProvider } from '../identity-provider.js';
 import type { Principal } from '../principal.js';
-import { SESSION_VERIFIER, type SessionVerifier } from '../session-verifier.js';
+import { AuthPorts } from '../auth-ports.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -16,8 +15,7 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 export class ManagementBearerStrategy {
   constructor(
     private readonly admin: AdminCredentialsService,
-    @Optional() @Inject(IDENTITY_PROVIDER) private readonly identity: IdentityProvider | null,
-    @Optional() @Inject(SESSION_VERIFIER) private readonly sessions: SessionVerifier | null,
+    private readonly ports: AuthPorts,
   ) {}
 
   async validate(token: string): Promise<Principal> {
@@ -28,9 +26,9 @@ export class ManagementBearerStrategy {
 
   async tryValidate(token: string): Promise<Principal | null> {
     if (token.startsWith(MANAGEMENT_KEY_PREFIX)) {
-      return (await this.identity?.verifyManagementKey(token)) ?? null;
+      return (await this.ports.identity?.verifyManagementKey(token)) ?? null;
     }
-    const session = await this.sessions?.verifyDashboardSession(token);
+    const session = await this.ports.sessions?.verifyDashboardSession(token);
     if (session) return session;
     if (BASE64.test(token)) {
       const pair = splitUserPassword(Buffer.from(token, 'base64').toString('utf8'));

@@ -3,7 +3,7 @@ import { GatewayConfig } from '../../config/gateway-config.js';
 import { GatewayException } from '../../errors/gateway.exception.js';
 import { constantTimeEqual, type PresentedCredentials } from '../credentials.util.js';
 import type { Principal } from '../principal.js';
-import { SESSION_VERIFIER, type SessionVerifier } from '../session-verifier.js';
+import { AuthPorts } from '../auth-ports.js';
 
 const SETUP_PRINCIPAL_NAME = 'setup';
 
@@ -22,7 +22,7 @@ function missingSetupToken(): never {
 export class SetupTokenStrategy {
   constructor(
     private readonly config: GatewayConfig,
-    @Optional() @Inject(SESSION_VERIFIER) private readonly sessions: SessionVerifier | null,
+    private readonly ports: AuthPorts,
   ) {}
 
   /** Checks the header alone (the setup exchange route): 401 when missing, 403 when wrong or unconfigured. */
@@ -46,7 +46,7 @@ export class SetupTokenStrategy {
       return this.principal('setup_token');
     }
     if (credentials.setupSessionCookie) {
-      const sessionId = await this.sessions?.verifySetupSession(credentials.setupSessionCookie);
+      const sessionId = await this.ports.sessions?.verifySetupSession(credentials.setupSessionCookie);
       if (sessionId) return this.principal('setup_session', sessionId);
       throw GatewayException.unauthorized(
         'setup_token_required',
