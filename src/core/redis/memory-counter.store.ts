@@ -204,6 +204,7 @@ export class MemoryCounterStore extends CounterStore {
     return created;
   }
 
+  /** Summed on every call (a counter has as many holds as requests in flight): no running sum to drift. */
   private heldSum(counter: Counter, now: number): number {
     let sum = 0;
     for (const [id, hold] of counter.held) {
