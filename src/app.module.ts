@@ -6,6 +6,7 @@ import { CoreModule } from './core/core.module.js';
 import { LoggingModule } from './core/logging/logging.module.js';
 import { PersistenceModule } from './core/persistence/persistence.module.js';
 import { RedisModule } from './core/redis/redis.module.js';
+import { SharedStateModule } from './core/redis/shared-state.module.js';
 import { AuthModule } from './core/auth/auth.module.js';
 import { SessionModule } from './modules/session/session.module.js';
 import { AuditModule } from './modules/audit/audit.module.js';
@@ -36,6 +37,7 @@ export class AppModule {
         LoggingModule.forRoot(options.logger),
         PersistenceModule.forRoot(options),
         RedisModule.forRoot(),
+        SharedStateModule,
         QueueModule.forRoot(options.config),
         MaintenanceModule,
         CoreModule,

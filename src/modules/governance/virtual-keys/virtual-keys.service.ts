@@ -198,10 +198,11 @@ export class VirtualKeysService {
     };
   }
 
-  private async lookup(hash: string): Promise<CachedVirtualKey | null> {
-    const cached = this.cache.get(hash);
-    if (cached) return cached.key;
-    const startedAt = this.cache.begin();
+  private lookup(hash: string): Promise<CachedVirtualKey | null> {
+    return this.cache.getOrLoad(hash, (h) => this.load(h));
+  }
+
+  private async load(hash: string): Promise<CachedVirtualKey | null> {
     const credential = await this.dataSource.getRepository(VirtualKeyCredentialEntity).findOne({
       where: { value_hash: hash },
       relations: { virtual_key: true },
@@ -219,7 +220,6 @@ export class VirtualKeysService {
             retires_at: credential.retires_at?.getTime() ?? null,
           }
         : null;
-    this.cache.set(hash, key, startedAt);
     return key;
   }
 

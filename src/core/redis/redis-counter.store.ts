@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { COUNTER_SCRIPTS } from './counter-scripts.js';
+import {
+  assertActual,
+  assertNamespace,
+  assertReserve,
+  CounterStore,
+  DEFAULT_COUNTER_NAMESPACE,
+  LATE_COMMIT_GRACE_MS,
+  storedCounterName,
+  type CounterState,
+  type ReserveItem,
+  type ReserveResult,
+} from './counter.store.js';
+import { assertAmount, assertWindow, newWindowEnd, windowLayout, type CounterWindow } from './counter-window.js';
+
+/** What a reservation record keeps, so commit and release need only its id. */
+interface ReservationRecord {
+  items: Array<{ key: string; window: CounterWindow; amount: number }>;
+}
+
+/**
+ * Counters in Redis, one Lua script per call. Keys: `<redis_prefix>:<namespace>:<layout>:<meta|hits|held>:<name>`
+ * (layout `fixed` or `rolling`, name readable or `#<sha256>`) and `<redis_prefix>:<namespace>:reservation:<id>`.
+ * Every key a script touches is passed in KEYS; Redis Cluster is still not supported (one reservation spans counters
+ * of different owners, which would sit in different slots).
+ */
+export class RedisCounterStore extends CounterStore {
+  readonly kind = 'redis' as const;
+  private readonly base: string;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    namespace = DEFAULT_COUNTER_NAMESPACE,
+  ) {
+    super();
+    assertNamespace(namespace);
+    this.base = `${prefix}:${namespace}`;
+  }
+
+  scoped(namespace: string): CounterStore {
+    return new RedisCounterStore(this.redis, this.prefix, namespace);
+  }
+
+  async increment(key: string, amount: number, window: CounterWindow): Promise<CounterState> {
+    assertWindow(window);
+    assertAmount(amount);
+    return this.run(key, window, String(amount));
+  }
+
+  async get(key: string, window: CounterWindow): Promise<CounterState> {
+    assertWindow(window);
+    return this.run(key, window, '');
+  }
+
+  async reset(key: string): Promise<void> {
+    const name = storedCounterName(key);
+    const keys = (['fixed', 'rolling'] as const).flatMap((layout) =>
+      (['meta', 'hits', 'held'] as const).map((sub) => `${this.base}:${layout}:${sub}:${name}`),
+    );
+    await this.redis.del(...keys);
+  }
+
+  async reserve(items: ReserveItem[], ttlMs: number): Promise<ReserveResult> {
+    assertReserve(items, ttlMs);
+    const now = Date.now();
+    const reservationId = randomUUID();
+    const record: ReservationRecord = { items: items.map(({ key, window, amount }) => ({ key, window, amount })) };
+    const keys = [this.recordKey(reservationId), ...items.flatMap((item) => this.counterKeys(item.key, item.window))];
+    const args: Array<string | number> = [now, ttlMs, ttlMs + LATE_COMMIT_GRACE_MS, JSON.stringify(record)];
+    for (const item of items) {
+      args.push(
+        windowLayout(item.window),
+        this.param(item.window, now),
+        String(item.amount),
+        String(item.limit),
+        heldMember(reservationId, item.amount),
+      );
+    }
+    const result = (await COUNTER_SCRIPTS.reserve.run(this.redis, keys, args)) as [number, ...unknown[]];
+    if (result[0] === 1) return { ok: true, reservationId };
+    const [, index, current, reserved, retryAfterMs] = result as [0, number, string, string, string];
+    const item = items[index - 1] as ReserveItem;
+    return {
+      ok: false,
+      key: item.key,
+      current: Number(current),
+      reserved: Number(reserved),
+      limit: item.limit,
+      retryAfterMs: Math.ceil(Number(retryAfterMs)),
+    };
+  }
+
+  async commit(reservationId: string, actual?: Record<string, number>): Promise<boolean> {
+    assertActual(actual);
+    return this.settle(reservationId, 'commit', actual ?? {});
+  }
+
+  async release(reservationId: string): Promise<boolean> {
+    return this.settle(reservationId, 'release', {});
+  }
+
+  /**
+   * Two round trips: the record is read here (the windows it names need JavaScript's calendar to resolve), then the
+   * script ends it only if it is still the same record, so two settles of one reservation cannot both count.
+   */
+  private async settle(reservationId: string, mode: 'commit' | 'release', actual: Record<string, number>) {
+    const recordKey = this.recordKey(reservationId);
+    const raw = await this.redis.get(recordKey);
+    if (raw === null) return false;
+    const { items } = JSON.parse(raw) as ReservationRecord;
+    for (const key of Object.keys(actual)) {
+      if (!items.some((item) => item.key === key)) throw new RangeError(`${key} is not reserved`);
+    }
+    const now = Date.now();
+    const keys = [recordKey, ...items.flatMap((item) => this.counterKeys(item.key, item.window))];
+    const args: Array<string | number> = [now, raw, mode];
+    for (const item of items) {
+      args.push(
+        windowLayout(item.window),
+        this.param(item.window, now),
+        heldMember(reservationId, item.amount),
+        String(actual[item.key] ?? item.amount),
+      );
+    }
+    return (await COUNTER_SCRIPTS.settle.run(this.redis, keys, args)) === 1;
+  }
+
+  private async run(key: string, window: CounterWindow, amount: string): Promise<CounterState> {
+    const now = Date.now();
+    const args = [now, windowLayout(window), this.param(window, now), amount];
+    const result = (await COUNTER_SCRIPTS.increment.run(this.redis, this.counterKeys(key, window), args)) as string[];
+    const [value, reserved, resetAt] = result.map(Number) as [number, number, number];
+    return { value, reserved, resetAt };
+  }
+
+  /** The end of a fixed window starting now, or the rolling window's length. */
+  private param(window: CounterWindow, now: number): number {
+    return window.kind === 'rolling' ? window.ms : newWindowEnd(window, now);
+  }
+
+  private counterKeys(key: string, window: CounterWindow): [string, string, string] {
+    const at = `${this.base}:${windowLayout(window)}`;
+    const name = storedCounterName(key);
+    return [`${at}:meta:${name}`, `${at}:hits:${name}`, `${at}:held:${name}`];
+  }
+
+  private recordKey(reservationId: string): string {
+    return `${this.base}:reservation:${reservationId}`;
+  }
+}
+
+/** Built here and parsed by the scripts (`tonumber` reads JavaScript's shortest round-trip form exactly). */
+function heldMember(reservationId: string, amount: number): string {
+  return `${reservationId}|${amount}`;
+}
