@@ -3,6 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { QueryFailedError, type Repository } from 'typeorm';
 import { GatewayException } from '../../core/errors/gateway.exception.js';
+import { CacheFactory } from '../../core/cache/cache.factory.js';
+import type { InvalidatedCache } from '../../core/cache/invalidated-cache.js';
 import { LOGGER } from '../../core/logging/logging.module.js';
 import { VirtualKeysService } from '../governance/virtual-keys/virtual-keys.service.js';
 import { AgentCardFetchError, AgentCardFetcher } from './a2a/agent-card.fetcher.js';
@@ -16,9 +18,15 @@ import { AgentEntity, type StoredUpstreamAuth } from './entities/agent.entity.js
 
 const invalid = (param: string, message: string) => GatewayException.validation(param, `${param} ${message}`);
 
+/** Invalidation topic of agent registrations; a message names the changed agent. */
+const REGISTRATIONS_TOPIC = 'agents:registrations';
+
 /** Registrations of upstream A2A v1 agents: validation, card checks, storage, redacted views. */
 @Injectable()
 export class AgentsService {
+  /** The data plane reads registrations from memory; every write drops the agent's entry on every replica. */
+  private readonly registrations: InvalidatedCache<AgentEntity>;
+
   constructor(
     @InjectRepository(AgentEntity) private readonly agents: Repository<AgentEntity>,
     private readonly sealer: UpstreamAuthSealer,
@@ -27,7 +35,15 @@ export class AgentsService {
     private readonly upstreamAuth: AgentUpstreamAuth,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly virtualKeys: VirtualKeysService,
-  ) {}
+    caches: CacheFactory,
+  ) {
+    this.registrations = caches.create<AgentEntity>({
+      topic: REGISTRATIONS_TOPIC,
+      ttlMs: 5 * 60_000,
+      negativeTtlMs: 5_000,
+      maxEntries: 10_000,
+    });
+  }
 
   async list(): Promise<AgentEntity[]> {
     return this.agents.find({ order: { name: 'ASC' } });
@@ -41,7 +57,7 @@ export class AgentsService {
 
   /** For the data plane: a registered, enabled agent, else 404 `agent_not_found`. */
   async getForDataPlane(name: string): Promise<AgentEntity> {
-    const agent = await this.agents.findOneBy({ name });
+    const agent = await this.registrations.getOrLoad(name, (key) => this.agents.findOneBy({ name: key }));
     if (!agent || !agent.enabled) {
       throw GatewayException.notFound('agent', `Agent ${name} is not registered or is disabled`);
     }
@@ -54,6 +70,7 @@ export class AgentsService {
     }
     const { entity, card } = await this.prepare(dto, dto.name, null);
     const saved = await this.store(() => this.agents.insert(entity), dto.name);
+    await this.registrations.invalidate(dto.name);
     if (card) this.cards.remember(saved, card);
     return saved;
   }
@@ -67,6 +84,7 @@ export class AgentsService {
     const { entity, card } = await this.prepare(dto, name, previous);
     entity.created_at = previous.created_at;
     const saved = await this.store(() => this.agents.save(entity), name);
+    await this.registrations.invalidate(name);
     // Cached tokens stay: they are keyed by a fingerprint of the OAuth settings, so changed settings miss anyway.
     this.cards.invalidate(name);
     if (card) this.cards.remember(saved, card);
@@ -76,6 +94,7 @@ export class AgentsService {
   async remove(name: string): Promise<void> {
     const result = await this.agents.delete({ name });
     if (!result.affected) throw GatewayException.notFound('agent', `Agent ${name} is not registered`);
+    await this.registrations.invalidate(name);
     this.cards.invalidate(name);
     this.upstreamAuth.forget(name);
   }
