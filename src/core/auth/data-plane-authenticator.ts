@@ -3,9 +3,20 @@ import type { FastifyRequest } from 'fastify';
 import { GatewayException } from '../errors/gateway.exception.js';
 import { API_KEY_HEADER, VIRTUAL_KEY_HEADER, VIRTUAL_KEY_PREFIX } from './credentials.util.js';
 import { AuthPorts } from './auth-ports.js';
-import type { Principal } from './principal.js';
+import type { AuthenticatedVirtualKey, Principal } from './principal.js';
 
 const NO_PERMISSIONS: ReadonlySet<string> = new Set();
+
+function principalOf(virtualKey: AuthenticatedVirtualKey): Principal {
+  return {
+    kind: 'virtual_key',
+    authMethod: 'virtual_key',
+    id: virtualKey.id,
+    name: virtualKey.name,
+    permissions: NO_PERMISSIONS,
+    virtualKey,
+  };
+}
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -30,8 +41,11 @@ function bearerOf(request: FastifyRequest): string | undefined {
 export class DataPlaneAuthenticator {
   constructor(private readonly ports: AuthPorts) {}
 
-  /** The caller's principal; null when `optional` and no gateway key (`sk-gw-…`) was presented. */
-  async authenticate(request: FastifyRequest, optional: boolean): Promise<Principal | null> {
+  /**
+   * The caller's principal; null when `optional` and no gateway key (`sk-gw-…`) was presented. Synchronous when the
+   * key is in memory (the common case), a promise only when it had to be loaded.
+   */
+  authenticate(request: FastifyRequest, optional: boolean): Principal | null | Promise<Principal> {
     const candidates = [header(request, VIRTUAL_KEY_HEADER), header(request, API_KEY_HEADER), bearerOf(request)];
     // Where the key is optional, only `sk-gw-` values are ours: anything else (a provider key passed through) is the
     // handler's to judge.
@@ -45,14 +59,7 @@ export class DataPlaneAuthenticator {
     }
     const identity = this.ports.identity;
     if (!identity) throw GatewayException.unauthorized('invalid_credentials', 'Unknown virtual key');
-    const virtualKey = await identity.verifyVirtualKey(value);
-    return {
-      kind: 'virtual_key',
-      authMethod: 'virtual_key',
-      id: virtualKey.id,
-      name: virtualKey.name,
-      permissions: NO_PERMISSIONS,
-      virtualKey,
-    };
+    const verified = identity.verifyVirtualKey(value);
+    return verified instanceof Promise ? verified.then(principalOf) : principalOf(verified);
   }
 }

@@ -60,7 +60,8 @@ export class GatewayAuthGuard implements CanActivate {
     return found;
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous where it can be (public routes, a virtual key found in memory): no promise on the hot path. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const { access, errorFields, enterpriseOnly } = this.declarationsOf(context);
@@ -78,27 +79,36 @@ export class GatewayAuthGuard implements CanActivate {
       case 'public':
         return true;
       case 'virtual-key': {
-        const principal = await this.dataPlane.authenticate(request, access.optional ?? false);
-        if (principal) request.principal = principal;
-        return true;
-      }
-      case 'management': {
-        const principal = await this.authenticator.authenticateManagement(request);
-        request.principal = principal;
-        request.ability = buildAbility(principal);
-        if (this.config.edition === 'oss' && enterpriseOnly) {
-          throw new GatewayException(
-            404,
-            'enterprise_only',
-            'This operation is available in the enterprise edition only',
-          );
+        const principal = this.dataPlane.authenticate(request, access.optional ?? false);
+        if (!(principal instanceof Promise)) {
+          if (principal) request.principal = principal;
+          return true;
         }
-        if (this.config.edition === 'enterprise' && access.operation !== null) {
-          this.checkPermission(principal, request.ability, access.resource, access.operation);
-        }
-        return true;
+        return principal.then((found) => {
+          if (found) request.principal = found;
+          return true;
+        });
       }
+      case 'management':
+        return this.authorizeManagement(request, access, enterpriseOnly);
     }
+  }
+
+  private async authorizeManagement(
+    request: FastifyRequest,
+    access: Extract<RouteAccess, { kind: 'management' }>,
+    enterpriseOnly: boolean,
+  ): Promise<boolean> {
+    const principal = await this.authenticator.authenticateManagement(request);
+    request.principal = principal;
+    request.ability = buildAbility(principal);
+    if (this.config.edition === 'oss' && enterpriseOnly) {
+      throw new GatewayException(404, 'enterprise_only', 'This operation is available in the enterprise edition only');
+    }
+    if (this.config.edition === 'enterprise' && access.operation !== null) {
+      this.checkPermission(principal, request.ability, access.resource, access.operation);
+    }
+    return true;
   }
 
   private checkPermission(

@@ -18,5 +18,5 @@ export interface IdentityProvider {
    * Validates a virtual key value. Throws a GatewayException with the decisions' codes when the key is unknown (401
    * invalid_credentials), inactive or expired (403 virtual_key_blocked).
    */
-  verifyVirtualKey(value: string): Promise<AuthenticatedVirtualKey>;
+  verifyVirtualKey(value: string): AuthenticatedVirtualKey | Promise<AuthenticatedVirtualKey>;
 }

@@ -78,7 +78,7 @@ export class RequestAuthenticator {
 
   /** A data-plane caller by virtual key; null when the key is optional and none was presented. */
   authenticateVirtualKey(request: FastifyRequest, optional = false): Promise<Principal | null> {
-    return this.dataPlane.authenticate(request, optional);
+    return Promise.resolve(this.dataPlane.authenticate(request, optional));
   }
 
   /** Whether the request carries a valid management credential (for `GET /api/session/is-auth-enabled`). */

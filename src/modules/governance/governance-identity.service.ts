@@ -47,7 +47,8 @@ export class GovernanceIdentityService implements IdentityProvider {
     };
   }
 
-  async verifyVirtualKey(value: string): Promise<AuthenticatedVirtualKey> {
+  /** Synchronous when the key is in memory. */
+  verifyVirtualKey(value: string): AuthenticatedVirtualKey | Promise<AuthenticatedVirtualKey> {
     return this.virtualKeys.verify(value);
   }
 }

@@ -42,6 +42,11 @@ export class VirtualKeyCache {
     return this.cache.getOrLoad(hash, load);
   }
 
+  /** The key behind a value hash if it is in memory (`null`: known unknown), else undefined. */
+  peek(hash: string): CachedVirtualKey | null | undefined {
+    return this.cache.get(hash);
+  }
+
   /** After a committed change: clear here and on the other replicas. */
   invalidate(): Promise<void> {
     return this.cache.invalidate();

@@ -175,8 +175,16 @@ export class VirtualKeysService {
    * invalid_credentials; inactive or expired → 403 virtual_key_blocked. Served from the cache; the lookup key is the
    * value's SHA-256, so no stored secret is compared byte by byte with the input.
    */
-  async verify(value: string): Promise<AuthenticatedVirtualKey> {
-    const key = value.startsWith(VIRTUAL_KEY_PREFIX) ? await this.lookup(hashCredential(value)) : null;
+  verify(value: string): AuthenticatedVirtualKey | Promise<AuthenticatedVirtualKey> {
+    if (!value.startsWith(VIRTUAL_KEY_PREFIX)) return this.admit(value, null);
+    const hash = hashCredential(value);
+    // The hot path: a key in memory is judged synchronously, without a promise.
+    const cached = this.cache.peek(hash);
+    if (cached !== undefined) return this.admit(value, cached);
+    return this.lookup(hash).then((key) => this.admit(value, key));
+  }
+
+  private admit(value: string, key: CachedVirtualKey | null): AuthenticatedVirtualKey {
     const now = Date.now();
     if (!key || (key.retires_at !== null && key.retires_at <= now)) {
       throw GatewayException.unauthorized('invalid_credentials', 'The virtual key is not valid');
