@@ -4,7 +4,6 @@ import { DataSource, type DataSourceOptions, type Logger as TypeOrmLogger } from
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import { MIGRATIONS } from '../../../migrations/index.js';
-import { PGlitePool, pgliteDriver } from './pglite-pool.js';
 
 /** Sends TypeORM's own messages to the structured logger; SQL text is never logged above debug. */
 class TypeOrmPinoLogger implements TypeOrmLogger {
@@ -43,14 +42,17 @@ export function describeDatabase(config: GatewayConfig): DatabaseTarget {
   return { kind: 'pglite', description: `pglite:${resolve(config.app_dir, 'pgdata')}` };
 }
 
-/** Builds the DataSource for Postgres (`database_url`) or PGlite in `<app_dir>/pgdata`. Entities are added by modules. */
-export function createDataSource(
+/**
+ * Builds the DataSource for Postgres (`database_url`) or PGlite in `<app_dir>/pgdata`. Entities are added by modules.
+ * PGlite (a large bundle) is loaded only when it is used: a Postgres deployment never parses it.
+ */
+export async function createDataSource(
   config: GatewayConfig,
   logger: Logger,
   entities: DataSourceOptions['entities'],
   pgliteDataDir?: string | null,
   pgliteTemplate?: Blob,
-): DataSource {
+): Promise<DataSource> {
   const common = {
     type: 'postgres' as const,
     entities,
@@ -71,6 +73,7 @@ export function createDataSource(
     dataDir = pgliteDataDir ?? join(config.app_dir, 'pgdata');
     mkdirSync(dataDir, { recursive: true });
   }
+  const { PGlitePool, pgliteDriver } = await import('./pglite-pool.js');
   const pool = new PGlitePool(dataDir, pgliteTemplate ? { loadDataDir: pgliteTemplate } : {});
   return new DataSource({ ...common, driver: pgliteDriver(pool), poolSize: 1 });
 }

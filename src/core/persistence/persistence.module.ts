@@ -25,7 +25,7 @@ export class PersistenceModule {
         TypeOrmModule.forRootAsync({
           useFactory: () => ({ type: 'postgres', autoLoadEntities: true, retryAttempts: 1, retryDelay: 1000 }),
           dataSourceFactory: async (typeormOptions?: DataSourceOptions) => {
-            const dataSource = createDataSource(
+            const dataSource = await createDataSource(
               options.config,
               options.logger,
               typeormOptions?.entities ?? [],
