@@ -6,6 +6,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppendLogWriter } from '../../src/core/append-log/append-log.writer.js';
+import { MetricsService } from '../../src/core/metrics/metrics.service.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE } from '../helpers/test-env.js';
 
@@ -251,6 +252,15 @@ describe(`append log: shutdown (${RUN_MODE})`, () => {
     expect(audited).toHaveLength(0);
     await first.close();
     expect(first.logs.records().filter((l) => l.msg === 'append log rows dropped')).toEqual([]);
+    // After the last write, appends are refused without an error for the caller, and counted.
+    writer.append('test_restart', { n: 1000, note: 'too late' });
+    writer.append('test_restart', { n: 1001, note: 'too late' });
+    expect(await first.app.get(MetricsService).render()).toContain(
+      'gateway_append_log_dropped_total{kind="test_restart",reason="write_failed"} 2',
+    );
+    expect(first.logs.records().filter((l) => l.msg?.toString().startsWith('append log closed'))).toEqual([
+      expect.objectContaining({ kind: 'test_restart', level: 'warn' }),
+    ]);
 
     const second = await startTestApp({ appDir, databaseUrl: first.databaseUrl, config: { setup_token: SETUP_TOKEN } });
     try {

@@ -35,6 +35,8 @@ interface KindState extends InsertTarget {
   queued: { promise: Promise<void>; all: boolean } | null;
   /** Rows refused because the buffer was full since the last warning. */
   unreportedFull: number;
+  /** Whether a row appended after close() was reported (once: late appends come in bursts). */
+  reportedClosed: boolean;
 }
 
 /**
@@ -90,6 +92,7 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
       chain: Promise.resolve(),
       queued: null,
       unreportedFull: 0,
+      reportedClosed: false,
     });
     this.metrics.initAppendLogKind(kind);
   }
@@ -99,7 +102,11 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
     const state = this.kinds.get(kind);
     if (!state) throw new Error(`append log kind ${kind} is not registered`);
     if (this.closed) {
-      this.drop(state, 'write_failed', 1);
+      this.metrics.countAppendLogDropped(kind, 'write_failed', 1);
+      if (!state.reportedClosed) {
+        state.reportedClosed = true;
+        this.logger.warn({ kind, reason: 'write_failed' }, 'append log closed: rows appended after shutdown dropped');
+      }
       return;
     }
     if (state.buffer.length >= this.maxBuffered) {
