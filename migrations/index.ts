@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { PushEventsRetentionAndRecovery1795432481632 } from './1795432481632-PushEventsRetentionAndRecovery.js';
 import { AgentsGateway1795305956112 } from './1795305956112-AgentsGateway.js';
 import { SessionsAndAuditLogs1795305771855 } from './1795305771855-SessionsAndAuditLogs.js';
 import { Agents1795305750739 } from './1795305750739-Agents.js';
@@ -8,4 +9,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   Agents1795305750739,
   SessionsAndAuditLogs1795305771855,
   AgentsGateway1795305956112,
+  PushEventsRetentionAndRecovery1795432481632,
 ];

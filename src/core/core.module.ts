@@ -1,16 +1,21 @@
 import { Global, Module } from '@nestjs/common';
+import { AppendLogLifecycleModule } from './append-log/append-log.lifecycle.js';
+import { AppendLogWriter } from './append-log/append-log.writer.js';
 import { HealthController } from './health/health.controller.js';
 import { MetricsController } from './metrics/metrics.controller.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { OutboundModule } from './outbound/outbound.module.js';
 import { SseStreamTracker } from './http/sse-relay.js';
 
-/** Base routes and what every module may use: metrics, the SSE stream tracker, the outbound client and upstream auth. */
+/**
+ * Base routes and what every module may use: metrics, the append-log writer, the SSE stream tracker, the outbound
+ * client and upstream auth.
+ */
 @Global()
 @Module({
+  imports: [OutboundModule, AppendLogLifecycleModule],
   controllers: [HealthController, MetricsController],
-  imports: [OutboundModule],
-  providers: [MetricsService, SseStreamTracker],
-  exports: [MetricsService, SseStreamTracker, OutboundModule],
+  providers: [MetricsService, SseStreamTracker, AppendLogWriter],
+  exports: [MetricsService, SseStreamTracker, OutboundModule, AppendLogWriter],
 })
 export class CoreModule {}

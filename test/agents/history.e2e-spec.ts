@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_STREAM_EVENT_CHARS, MAX_STREAM_EVENTS } from '../../src/modules/agents/data-plane/stream-events.js';
 import { startA2aAgent, type A2aAgent } from '../helpers/a2a-agent.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE } from '../helpers/test-env.js';
@@ -15,6 +16,23 @@ import {
   wireMessage,
   type VirtualKey,
 } from './data-plane-kit.js';
+import { startCardServer, v1Card, type CardServer } from './agents-test-kit.js';
+
+/** One streamed JSON-RPC event (a status update) numbered `i`, padded to make it big. */
+function statusEvent(i: number, pad: number): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: 'long',
+    result: {
+      statusUpdate: {
+        taskId: 'long-task',
+        contextId: 'long-context',
+        status: { state: 'TASK_STATE_WORKING' },
+        metadata: { i, pad: 'x'.repeat(pad) },
+      },
+    },
+  });
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -89,7 +107,7 @@ describe(`agents history (${RUN_MODE})`, () => {
       order: 'desc',
     });
     const ops = rows.map((r) => r.operation);
-    for (const op of ['GetAgentCard', 'SendMessage', 'SendStreamingMessage', 'StreamEvent', 'GetTask']) {
+    for (const op of ['GetAgentCard', 'SendMessage', 'SendStreamingMessage', 'GetTask']) {
       expect(ops, op).toContain(op);
     }
     const send = rows.find((r) => r.operation === 'SendMessage')!;
@@ -116,15 +134,112 @@ describe(`agents history (${RUN_MODE})`, () => {
     expect(failed.task_id).toBe('missing-task');
     expect(failed.error.code).toBe(-32001);
 
-    const stream = rows.find((r) => r.operation === 'SendStreamingMessage')!;
-    expect(stream).toMatchObject({ task_id: streamTaskId, task_state: 'TASK_STATE_COMPLETED', status: 'success' });
-    const children = rows.filter((r) => r.parent_id === stream.id);
-    expect(children).toHaveLength(6);
-    expect(children.every((c) => c.operation === 'StreamEvent' && c.task_id === streamTaskId)).toBe(true);
+    // A stream is ONE row: its events are aggregated in response_payload, in order; no child rows.
+    const streams = rows.filter((r) => r.operation === 'SendStreamingMessage');
+    expect(streams).toHaveLength(1);
+    const stream = streams[0]!;
+    expect(stream).toMatchObject({
+      protocol_binding: 'JSONRPC',
+      virtual_key_id: a.id,
+      task_id: streamTaskId,
+      task_state: 'TASK_STATE_COMPLETED',
+      status: 'success',
+      status_code: 200,
+      parent_id: null,
+      error: null,
+    });
+    expect(stream.request_payload.method).toBe('SendStreamingMessage');
+    expect(rows.filter((r) => r.parent_id === stream.id)).toEqual([]);
+    expect(ops).not.toContain('StreamEvent');
+    expect(Object.keys(stream.response_payload).sort()).toEqual(['client_closed', 'event_count', 'events']);
+    expect(stream.response_payload).toMatchObject({ event_count: 6, client_closed: false });
+    const events = stream.response_payload.events as any[];
+    expect(events.map((e) => Object.keys(e.result)[0])).toEqual([
+      'task',
+      'statusUpdate',
+      'artifactUpdate',
+      'artifactUpdate',
+      'artifactUpdate',
+      'statusUpdate',
+    ]);
+    expect(events.every((e) => e.jsonrpc === '2.0')).toBe(true);
+    expect(events[0].result.task.id).toBe(streamTaskId);
+    expect(events[2].result.artifactUpdate.artifact.parts[0].text).toBe('echo: hello [1]');
+    expect(events[5].result.statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
 
     // Newest first.
     const times = rows.map((r) => Date.parse(r.created_at));
     expect([...times].sort((x, y) => y - x)).toEqual(times);
+  });
+
+  describe('a long stream', () => {
+    let server: CardServer;
+    const scenario = { count: 0, pad: 0 };
+
+    beforeAll(async () => {
+      // A hand-written upstream: the SDK agent never streams a thousand events.
+      server = await startCardServer((req, res) => {
+        if (req.method === 'GET') {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v1Card(server.url)));
+          return;
+        }
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          for (let i = 0; i < scenario.count; i++) res.write(`data: ${statusEvent(i, scenario.pad)}\n\n`);
+          res.end();
+        });
+      });
+      await registerAgent(gw, { name: 'long', agent_card_url: server.cardUrl, allow_by_default: true });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    async function streamRow(messageId: string): Promise<any> {
+      const res = await fetch(`${gw.baseUrl}/agents/a2a/long/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${a.value}` },
+        body: JSON.stringify(rpc('SendStreamingMessage', { message: wireMessage(messageId) }, 'long')),
+      });
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const text = await res.text();
+      expect(text.match(/^data: /gm)).toHaveLength(scenario.count);
+      const list = await history({ agent_names: 'long', operations: 'SendStreamingMessage', limit: 1000 });
+      const mine = list.body.history.filter((h: any) => h.request_payload.params.message.messageId === messageId);
+      expect(mine).toHaveLength(1);
+      return mine[0];
+    }
+
+    it(`keeps the first ${MAX_STREAM_EVENTS} events and counts the rest`, async () => {
+      scenario.count = MAX_STREAM_EVENTS + 234;
+      scenario.pad = 10;
+      const row = await streamRow('long-by-count');
+      expect(row).toMatchObject({ task_id: 'long-task', context_id: 'long-context', status: 'success' });
+      const payload = row.response_payload;
+      expect(payload).toMatchObject({
+        event_count: MAX_STREAM_EVENTS + 234,
+        truncated_events: 234,
+        client_closed: false,
+      });
+      expect(payload.events.map((e: any) => e.result.statusUpdate.metadata.i)).toEqual(
+        Array.from({ length: MAX_STREAM_EVENTS }, (_, i) => i),
+      );
+    });
+
+    it('keeps at most 1 MiB of event data and counts the rest', async () => {
+      scenario.count = 40;
+      scenario.pad = 40_000;
+      const eventChars = statusEvent(0, scenario.pad).length;
+      const kept = Math.floor(MAX_STREAM_EVENT_CHARS / eventChars);
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(40);
+      const row = await streamRow('long-by-size');
+      const payload = row.response_payload;
+      expect(payload).toMatchObject({ event_count: 40, truncated_events: 40 - kept, client_closed: false });
+      expect(payload.events).toHaveLength(kept);
+      expect(payload.events.at(-1).result.statusUpdate.metadata).toEqual({ i: kept - 1, pad: 'x'.repeat(40_000) });
+    });
   });
 
   it('records refused calls of a known key', async () => {
@@ -172,7 +287,7 @@ describe(`agents history (${RUN_MODE})`, () => {
     expect(byKey.body.history.every((h: any) => h.virtual_key_id === b.id)).toBe(true);
 
     const byTask = await history({ task_id: streamTaskId });
-    expect(byTask.body.history.length).toBeGreaterThanOrEqual(7);
+    expect(byTask.body.history.map((h: any) => h.operation)).toEqual(['SendStreamingMessage']);
 
     const future = await history({ start_time: '2099-01-01T00:00:00Z' });
     expect(future.body.history).toEqual([]);

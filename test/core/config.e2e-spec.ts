@@ -32,6 +32,9 @@ describe('config loading', () => {
       limits: { max_body_bytes: 10 * 1024 * 1024 },
       auth_config: { is_enabled: false, session_ttl: '24h' },
       outbound: { allow_loopback: false, allow_private_networks: true },
+      append_log: { max_buffered_rows: 10_000, batch_size: 500, flush_interval: '200ms' },
+      agent_history: { retention: '30d' },
+      audit_logs: { retention: '90d' },
     });
     expect(config.database_url).toBeUndefined();
     expect(config.config_path).toBeUndefined();
@@ -86,6 +89,49 @@ describe('config loading', () => {
     });
     expect(config.auth_config.is_enabled).toBe(true);
     expect(config.limits.max_body_bytes).toBe(65536);
+  });
+
+  it('reads the append-log settings and retentions from the file and the environment', () => {
+    const dir = tmpDir();
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ append_log: { batch_size: 100, flush_interval: '1s' }, audit_logs: { retention: '365d' } }),
+    );
+    const config = loadConfig({
+      argv: ['--app-dir', dir],
+      env: {
+        GATEWAY_APPEND_LOG_MAX_BUFFERED_ROWS: '2000',
+        GATEWAY_APPEND_LOG_FLUSH_INTERVAL: '50ms',
+        GATEWAY_AGENT_HISTORY_RETENTION: '7d',
+      },
+    });
+    expect(config.append_log).toEqual({ max_buffered_rows: 2000, batch_size: 100, flush_interval: '50ms' });
+    expect(config.agent_history).toEqual({ retention: '7d' });
+    expect(config.audit_logs).toEqual({ retention: '365d' });
+    const env = loadConfig({
+      env: { GATEWAY_APP_DIR: tmpDir(), GATEWAY_APPEND_LOG_BATCH_SIZE: '25', GATEWAY_AUDIT_LOGS_RETENTION: '12h' },
+    });
+    expect(env.append_log.batch_size).toBe(25);
+    expect(env.audit_logs.retention).toBe('12h');
+
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        append_log: { max_buffered_rows: 0, batch_size: 'many', flush_interval: '0ms', extra: true },
+        agent_history: { retention: '0d' },
+        audit_logs: { retention: 'forever' },
+      }),
+    );
+    const problems = problemsOf(() => loadConfig({ argv: ['--app-dir', dir], env: {} }));
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'agent_history.retention',
+      'append_log.batch_size',
+      'append_log.extra',
+      'append_log.flush_interval',
+      'append_log.max_buffered_rows',
+      'audit_logs.retention',
+    ]);
+    expect(problems.find((p) => p.startsWith('agent_history.retention'))).toMatch(/greater than zero/);
   });
 
   it('reports one readable line per problem, naming the key', () => {

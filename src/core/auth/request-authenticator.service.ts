@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayException } from '../errors/gateway.exception.js';

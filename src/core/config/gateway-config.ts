@@ -22,6 +22,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Durations in config and input are strings such as `30s`, `5m`, `1h`, `2d`. */
 export const DURATION_PATTERN = /^\d+(ms|s|m|h|d)$/;
+/** A duration greater than zero (intervals and retention periods, where 0 would mean "always" or "at once"). */
+export const POSITIVE_DURATION_PATTERN = /^[1-9]\d*(ms|s|m|h|d)$/;
 
 export class AuthConfig {
   @IsBoolean()
@@ -53,6 +55,42 @@ export class OutboundConfig {
 
   @IsBoolean()
   allow_private_networks = true;
+}
+
+/**
+ * The buffered writer of append-only records (history, audit, later request and MCP logs): rows wait in memory and
+ * are written as multi-row INSERTs, off the request path.
+ */
+export class AppendLogConfig {
+  /** Rows held per kind while waiting for a write; beyond this new rows are dropped (and counted). */
+  @Max(1_000_000)
+  @Min(1)
+  @IsInt()
+  max_buffered_rows = 10_000;
+
+  /** Rows per INSERT statement; a kind flushes as soon as this many rows wait. */
+  @Max(10_000)
+  @Min(1)
+  @IsInt()
+  batch_size = 500;
+
+  /** Rows never wait longer than this for a write. */
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 200ms or 1s' })
+  flush_interval = '200ms';
+}
+
+/**
+ * How long one kind of append-only record is kept: rows older than `retention` are deleted by the periodic purge.
+ * Each kind has its own top-level key (`agent_history`, `audit_logs`, later `request_logs`, `mcp_logs`).
+ */
+export class AgentHistoryConfig {
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 30d' })
+  retention = '30d';
+}
+
+export class AuditLogsConfig {
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 90d' })
+  retention = '90d';
 }
 
 /**
@@ -92,6 +130,18 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => OutboundConfig)
   outbound: OutboundConfig = new OutboundConfig();
+
+  @ValidateNested()
+  @Type(() => AppendLogConfig)
+  append_log: AppendLogConfig = new AppendLogConfig();
+
+  @ValidateNested()
+  @Type(() => AgentHistoryConfig)
+  agent_history: AgentHistoryConfig = new AgentHistoryConfig();
+
+  @ValidateNested()
+  @Type(() => AuditLogsConfig)
+  audit_logs: AuditLogsConfig = new AuditLogsConfig();
 
   // --- process options (flags and environment only) ---
   @IsString()

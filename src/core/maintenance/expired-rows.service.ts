@@ -6,13 +6,19 @@ import { LOGGER } from '../logging/logging.module.js';
 import { JOBS, type JobPayloads } from '../queue/job-catalogue.js';
 import { JobHandler, type JobContext } from '../queue/job-handler.decorator.js';
 
-/** A table whose rows expire: rows with `column < now()` are deleted by the periodic purge. */
+/**
+ * A table whose rows expire, deleted by the periodic purge: without `retentionMs` rows with `column < now()` (the
+ * column holds an expiry time); with it rows with `column < now() - retention` (the column holds a creation time, as
+ * in append-only history and logs kept for a configured period).
+ */
 export interface ExpiringTable {
   /** Key of this entry in the purge result (e.g. `sessions`). */
   name: string;
   table: string;
-  /** A timestamptz column; NULL never expires. */
+  /** A timestamptz column; NULL never expires. It should be indexed: the purge selects by range on it. */
   column: string;
+  /** Keep rows this long after `column` (milliseconds, > 0). */
+  retentionMs?: number;
 }
 
 export interface PurgeResult {
@@ -33,6 +39,9 @@ export class ExpiredRowsRegistry {
       if (!IDENTIFIER.test(entry[key])) {
         throw new Error(`expiring table ${key} ${JSON.stringify(entry[key])} must match ${String(IDENTIFIER)}`);
       }
+    }
+    if (entry.retentionMs !== undefined && !(Number.isSafeInteger(entry.retentionMs) && entry.retentionMs > 0)) {
+      throw new Error(`expiring table ${entry.name}: retentionMs must be a positive integer`);
     }
     const existing = this.tables.get(entry.name);
     if (existing && (existing.table !== entry.table || existing.column !== entry.column)) {
@@ -86,14 +95,17 @@ export class ExpiredRowsService {
     // Identifiers were validated at registration; quoting keeps them literal.
     const table = `"${entry.table}"`;
     const column = `"${entry.column}"`;
+    const cutoff =
+      entry.retentionMs === undefined ? 'now()' : `now() - $1::double precision * interval '1 millisecond'`;
+    const params = entry.retentionMs === undefined ? [] : [entry.retentionMs];
     const sql =
       `WITH gone AS (DELETE FROM ${table} WHERE ctid IN ` +
-      `(SELECT ctid FROM ${table} WHERE ${column} < now() LIMIT ${PURGE_BATCH_SIZE}) RETURNING 1) ` +
+      `(SELECT ctid FROM ${table} WHERE ${column} < ${cutoff} LIMIT ${PURGE_BATCH_SIZE}) RETURNING 1) ` +
       `SELECT count(*)::int AS n FROM gone`;
     let total = 0;
     for (;;) {
       signal?.throwIfAborted();
-      const rows: Array<{ n: number }> = await this.dataSource.query(sql);
+      const rows: Array<{ n: number }> = await this.dataSource.query(sql, params);
       const n = Number(rows[0]?.n ?? 0);
       total += n;
       if (n < PURGE_BATCH_SIZE) return total;

@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Why the append-log writer gave up on rows: its buffer was full, or the database refused them twice. */
+export type AppendLogDropReason = 'buffer_full' | 'write_failed';
+export const APPEND_LOG_DROP_REASONS: readonly AppendLogDropReason[] = ['buffer_full', 'write_failed'];
 
 /** Prometheus metrics of this process. One registry per application instance (tests run several). */
 @Injectable()
@@ -18,6 +22,29 @@ export class MetricsService {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
+  private readonly appendWritten = new Counter({
+    name: 'gateway_append_log_written_total',
+    help: 'Append-only records (history, audit, ...) written to the database, by kind',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  private readonly appendDropped = new Counter({
+    name: 'gateway_append_log_dropped_total',
+    help: 'Append-only records given up, by kind and reason (buffer_full, write_failed)',
+    labelNames: ['kind', 'reason'] as const,
+    registers: [this.registry],
+  });
+  /** Read at scrape time from the writer, so appending never touches the gauge. */
+  private appendBufferSource: () => Iterable<[string, number]> = () => [];
+  private readonly appendBuffered = new Gauge({
+    name: 'gateway_append_log_buffered_rows',
+    help: 'Append-only records waiting in memory for their write, by kind',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+    collect: () => {
+      for (const [kind, rows] of this.appendBufferSource()) this.appendBuffered.set({ kind }, rows);
+    },
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
@@ -27,6 +54,25 @@ export class MetricsService {
     const labels = { method, route, status: String(status) };
     this.requests.inc(labels);
     this.duration.observe(labels, seconds);
+  }
+
+  /** Makes a kind's series visible at zero before its first write or drop (so rates work from the start). */
+  initAppendLogKind(kind: string): void {
+    this.appendWritten.inc({ kind }, 0);
+    for (const reason of APPEND_LOG_DROP_REASONS) this.appendDropped.inc({ kind, reason }, 0);
+  }
+
+  countAppendLogWritten(kind: string, rows: number): void {
+    this.appendWritten.inc({ kind }, rows);
+  }
+
+  countAppendLogDropped(kind: string, reason: AppendLogDropReason, rows: number): void {
+    this.appendDropped.inc({ kind, reason }, rows);
+  }
+
+  /** The writer's buffer sizes by kind, read at every scrape. */
+  watchAppendLogBuffers(source: () => Iterable<[string, number]>): void {
+    this.appendBufferSource = source;
   }
 
   render(): Promise<string> {

@@ -21,12 +21,15 @@ export const QUEUE_CONCURRENCY: { [Q in QueueName]: number } = {
 
 export const JOBS = {
   purgeExpired: 'maintenance.purge-expired',
+  recoverJobs: 'maintenance.recover-jobs',
   agentsPushDeliver: 'agents.push-deliver',
 } as const;
 export type JobName = (typeof JOBS)[keyof typeof JOBS];
 
 export interface JobPayloads {
   'maintenance.purge-expired': { reason?: string };
+  /** Re-enqueue the jobs of rows still waiting for one (see JobRecoveryRegistry). */
+  'maintenance.recover-jobs': { reason?: string };
   /** Re-deliver one stored push event (agent_push_events.id) to its client webhook. Ids only, never secrets. */
   'agents.push-deliver': { push_event_id: string };
 }
@@ -65,6 +68,16 @@ export const JOB_SETTINGS: { [K in JobName]: JobSettings<K> } = {
     repeatPayload: { reason: 'schedule' },
     keepCompletedMs: 60 * 60 * 1000,
     timeoutMs: 5 * 60 * 1000,
+  },
+  'maintenance.recover-jobs': {
+    queue: QUEUES.maintenance,
+    attempts: 2,
+    backoff: { type: 'fixed', delayMs: 5_000 },
+    // Also enqueued once at every worker start (QueueLifecycle).
+    repeatEveryMs: 60 * 1000,
+    repeatPayload: { reason: 'schedule' },
+    keepCompletedMs: 10 * 60 * 1000,
+    timeoutMs: 60_000,
   },
   'agents.push-deliver': {
     queue: QUEUES.default,

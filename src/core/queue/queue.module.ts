@@ -16,16 +16,22 @@ import { GatewayConfig } from '../config/gateway-config.js';
 import { LOGGER } from '../logging/logging.module.js';
 import { BullMqQueueDriver, processorFor } from './bullmq.driver.js';
 import { InProcessQueueDriver } from './in-process.driver.js';
-import { QUEUES, type QueueName } from './job-catalogue.js';
+import { JOBS, QUEUES, type QueueName } from './job-catalogue.js';
 import { JobHandlerRegistry } from './job-handler.registry.js';
+import { JobRecoveryRegistry } from './job-recovery.registry.js';
+import { JobRecoveryService } from './job-recovery.service.js';
 import { QUEUE_DRIVER, type QueueDriver } from './queue-driver.js';
 import { QueueService } from './queue.service.js';
 
-/** Starts workers once every module is initialised (handlers checked) and drains them before pools close. */
+/**
+ * Starts workers once every module is initialised (handlers checked), then sweeps for jobs a restart lost; drains the
+ * workers before pools close.
+ */
 @Injectable()
 class QueueLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
     @Inject(QUEUE_DRIVER) private readonly driver: QueueDriver,
+    private readonly queue: QueueService,
     private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -39,6 +45,8 @@ class QueueLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdow
     }
     await this.driver.startWorkers();
     this.logger.debug({ driver: this.driver.kind }, 'queue workers started');
+    // The schedule's next run may be a minute away (or, with BullMQ, was due before this restart).
+    await this.queue.enqueue(JOBS.recoverJobs, { reason: 'start' });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -60,7 +68,13 @@ export interface QueueModuleOptions {
 export class QueueModule {
   static forRoot(options: QueueModuleOptions): DynamicModule {
     const queueNames = Object.values(QUEUES) as QueueName[];
-    const common: Provider[] = [JobHandlerRegistry, QueueService, QueueLifecycle];
+    const common: Provider[] = [
+      JobHandlerRegistry,
+      QueueService,
+      QueueLifecycle,
+      JobRecoveryRegistry,
+      JobRecoveryService,
+    ];
     if (!options.redis_url) {
       return {
         module: QueueModule,
@@ -74,7 +88,7 @@ export class QueueModule {
               new InProcessQueueDriver(registry, logger.child({ context: 'queue' })),
           },
         ],
-        exports: [QueueService],
+        exports: [QueueService, JobRecoveryRegistry],
       };
     }
     const processors = options.role === 'api' ? [] : queueNames.map((queue) => processorFor(queue));
@@ -104,7 +118,7 @@ export class QueueModule {
           },
         },
       ],
-      exports: [QueueService],
+      exports: [QueueService, JobRecoveryRegistry],
     };
   }
 }

@@ -24,27 +24,38 @@ const SECRET_KEYS = new Set([
   'cookie',
 ]);
 
-function redactValue(value: unknown, depth: number): unknown {
+/** Postgres refuses U+0000 in jsonb (and rows are written in batches, where one refused row costs a retry). */
+function withoutNul(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
+}
+
+function redactValue(value: unknown, depth: number, redact = true): unknown {
   if (depth > 32) return '[depth limit]';
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  if (typeof value === 'string') return withoutNul(value);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1, redact));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      out[k] =
-        SECRET_KEYS.has(k.toLowerCase()) && v !== '' && v !== null && v !== undefined
+      out[withoutNul(k)] =
+        redact && SECRET_KEYS.has(k.toLowerCase()) && v !== '' && v !== null && v !== undefined
           ? REDACTED
-          : redactValue(v, depth + 1);
+          : redactValue(v, depth + 1, redact);
     }
     return out;
   }
   return value;
 }
 
+/** A JSON value as jsonb takes it (NUL characters removed), nothing redacted: error bodies. */
+export function jsonbSafe<T>(value: T): T {
+  return redactValue(value, 0, false) as T;
+}
+
 /** Redacts secrets and caps the size of a payload before it is stored in history. */
-export function redactPayload(value: unknown): unknown {
+export function redactPayload(value: unknown, maxChars = MAX_PAYLOAD_CHARS): unknown {
   if (value === undefined) return null;
   const redacted = redactValue(value, 0);
   const text = JSON.stringify(redacted) ?? 'null';
-  if (text.length <= MAX_PAYLOAD_CHARS) return redacted;
-  return { truncated: true, original_chars: text.length, preview: text.slice(0, MAX_PAYLOAD_CHARS) };
+  if (text.length <= maxChars) return redacted;
+  return { truncated: true, original_chars: text.length, preview: text.slice(0, maxChars) };
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { GatewayException } from '../../errors/gateway.exception.js';
 import { AdminCredentialsService } from '../admin-credentials.service.js';
 import { MANAGEMENT_KEY_PREFIX, splitUserPassword } from '../credentials.util.js';

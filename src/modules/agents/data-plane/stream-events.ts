@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { AgentHistoryService } from '../history/agent-history.service.js';
+import { MAX_PAYLOAD_CHARS } from '../../../core/secrets/payload-redaction.js';
 import { PushRelayService } from '../push/push-relay.service.js';
 import { taskInfoOf, type TaskInfo } from './a2a-wire.js';
 import type { AuthorizedCall } from './agent-access.service.js';
@@ -11,6 +11,11 @@ import { relaySse, SseStreamTracker, type SseErrorEvent, type SseRelayResult } f
 import type { UpstreamCall } from './upstream-call.js';
 
 type Obj = Record<string, unknown>;
+
+/** Events kept in a stream's history row; later ones are only counted (`truncated_events`). */
+export const MAX_STREAM_EVENTS = 1000;
+/** Characters of event data kept in a stream's history row; the event that would pass it and later ones are counted. */
+export const MAX_STREAM_EVENT_CHARS = 1024 * 1024;
 
 /** What every relayed stream records to; `start` gives one stream its tracker. */
 @Injectable()
@@ -48,13 +53,16 @@ export interface StreamEventHandlers {
   formatError(err: unknown): SseErrorEvent;
 }
 
-/** How one event reads for history: whether it reports a failure, and the error object it carries. */
+/**
+ * How one event reads for history: whether it reports a failure, and the error object it carries. The stream's row
+ * takes its status and error from the StreamSummary the proxy builds from these.
+ */
 export interface StreamEventOutcome {
   failed: boolean;
   error: Obj | null;
 }
 
-/** The parent row's binding-specific parts. */
+/** The stream row's binding-specific parts. */
 export interface StreamSummary {
   operation: string;
   failed: boolean;
@@ -63,13 +71,21 @@ export interface StreamSummary {
 }
 
 /**
- * One relayed SSE stream, binding-neutral: one `StreamEvent` history row per event under a parent row written at the
- * end with the task info merged over all events, and the push config bound to the first task id the stream names.
+ * One relayed SSE stream, binding-neutral: ONE history row written when the stream ends, whose `response_payload` holds
+ * the events in order (`{ events, event_count, truncated_events?, client_closed }`, at most MAX_STREAM_EVENTS events
+ * and MAX_STREAM_EVENT_CHARS of their data; the rest only counted) and whose task columns merge the task info of every
+ * event. The push config is bound to the first task id the stream names.
  */
 export class StreamEventTracker {
-  readonly parentId = randomUUID();
   private info: TaskInfo;
   private bound = false;
+  private readonly events: unknown[] = [];
+  private eventCount = 0;
+  private keptChars = 0;
+  /** Once an event does not fit, no later one is kept either: the stored events are the start of the stream. */
+  private full = false;
+  /** Length of the `data:` text of the event being recorded (set by the relay, which has the raw text). */
+  private currentEventChars: number | undefined;
 
   constructor(
     private readonly deps: StreamEventRecorder,
@@ -95,40 +111,46 @@ export class StreamEventTracker {
         upstream: upstream.response,
         abort: upstream.abort,
         tracker: this.deps.streams,
-        onEvent: (data) => handlers.onEvent(parseSseData(data)),
+        onEvent: (data) => {
+          this.currentEventChars = data.length;
+          try {
+            handlers.onEvent(parseSseData(data));
+          } finally {
+            this.currentEventChars = undefined;
+          }
+        },
         formatError: (err) => handlers.formatError(err),
       },
       extraHeaders,
     );
   }
 
-  /** `taskSource` is the part of the event that names the task (the JSON-RPC `result`, the whole REST event). */
-  record(event: unknown, taskSource: unknown, outcome: StreamEventOutcome): void {
+  /**
+   * Accumulates one event for the stream's history row (in memory, bounded). `taskSource` is the part of the event
+   * that names the task (the JSON-RPC `result`, the whole REST event). Failures are summarised by `finish`.
+   */
+  record(event: unknown, taskSource: unknown, _outcome: StreamEventOutcome): void {
     const eventInfo = taskInfoOf(taskSource);
     this.info = { ...this.info, ...Object.fromEntries(Object.entries(eventInfo).filter(([, v]) => v !== undefined)) };
     if (!this.bound && eventInfo.task_id && this.pushRowId) {
       this.bound = true;
       void this.deps.push.bind(this.pushRowId, eventInfo.task_id).catch(() => undefined);
     }
-    this.deps.history.record({
-      agent_name: this.call.name,
-      operation: 'StreamEvent',
-      protocol_binding: this.binding,
-      virtual_key_id: this.call.call.virtualKey.id,
-      ...eventInfo,
-      status: outcome.failed ? 'error' : 'success',
-      status_code: 200,
-      latency_ms: performance.now() - this.call.started,
-      error: outcome.error,
-      response_payload: event,
-      parent_id: this.parentId,
-    });
+    this.eventCount++;
+    if (this.full) return;
+    const chars = this.currentEventChars ?? (JSON.stringify(event) ?? '').length;
+    if (this.events.length >= MAX_STREAM_EVENTS || this.keptChars + chars > MAX_STREAM_EVENT_CHARS) {
+      this.full = true;
+      return;
+    }
+    this.events.push(event);
+    this.keptChars += chars;
   }
 
-  /** Records the parent row (the access-log line of the request already carries the stream's outcome). */
+  /** Records the stream's one history row (the request's access-log line already carries the stream's outcome). */
   finish(_request: FastifyRequest, result: SseRelayResult, summary: StreamSummary): void {
+    const truncated = this.eventCount - this.events.length;
     this.deps.history.record({
-      id: this.parentId,
       agent_name: this.call.name,
       operation: summary.operation,
       protocol_binding: this.binding,
@@ -139,7 +161,14 @@ export class StreamEventTracker {
       latency_ms: performance.now() - this.call.started,
       error: summary.error,
       request_payload: summary.request_payload,
-      response_payload: { events: result.events, client_closed: result.clientClosed },
+      response_payload: {
+        events: this.events,
+        event_count: this.eventCount,
+        ...(truncated > 0 ? { truncated_events: truncated } : {}),
+        client_closed: result.clientClosed,
+      },
+      // The kept events plus room for the envelope and redaction markers.
+      payload_max_chars: MAX_STREAM_EVENT_CHARS + MAX_PAYLOAD_CHARS,
     });
   }
 }

@@ -1,16 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Logger } from 'pino';
 import { type FindOptionsWhere, In, LessThanOrEqual, MoreThanOrEqual, Between, type Repository } from 'typeorm';
+import { AppendLogWriter } from '../../../core/append-log/append-log.writer.js';
+import { textColumn } from '../../../core/append-log/text-column.js';
+import { parseDuration } from '../../../core/config/duration.js';
+import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { LOGGER } from '../../../core/logging/logging.module.js';
+import { ExpiredRowsRegistry } from '../../../core/maintenance/expired-rows.service.js';
 import { findNewestFirst } from '../../../core/persistence/newest-first-page.js';
 import { AgentOperationEntity, type OperationStatus } from './entities/agent-operation.entity.js';
-import { redactPayload } from '../../../core/secrets/payload-redaction.js';
+import { jsonbSafe, redactPayload } from '../../../core/secrets/payload-redaction.js';
+
+/** The append-log kind of `agent_operations` rows (metric label, config key of the retention). */
+export const AGENT_HISTORY_KIND = 'agent_history';
 
 export interface OperationRecord {
-  /** Pre-assigned id (parents whose children are written first). */
+  /** Pre-assigned id (a row others point at before it is written: a push callback and its deliveries). */
   id?: string;
   agent_name: string;
   operation: string;
@@ -25,6 +31,8 @@ export interface OperationRecord {
   error?: Record<string, unknown> | null;
   request_payload?: unknown;
   response_payload?: unknown;
+  /** Size cap of each payload in characters of JSON (default MAX_PAYLOAD_CHARS); a stream's aggregated events take more. */
+  payload_max_chars?: number;
   parent_id?: string | null;
 }
 
@@ -40,57 +48,58 @@ export interface HistoryFilters {
   offset: number;
 }
 
-/** Writes and reads `agent_operations`. Writes never block or fail the proxied call. */
+/**
+ * Writes and reads `agent_operations`. Writes go through the append-log writer: `record` returns at once and the row
+ * is written with others in one INSERT shortly after; it never blocks or fails the proxied call. Rows older than
+ * `agent_history.retention` are purged.
+ */
 @Injectable()
-export class AgentHistoryService implements BeforeApplicationShutdown {
-  /** Writes in flight (tests and shutdown can wait for them). */
-  private readonly pending = new Set<Promise<void>>();
-
+export class AgentHistoryService {
   constructor(
     @InjectRepository(AgentOperationEntity) private readonly repo: Repository<AgentOperationEntity>,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    private readonly writer: AppendLogWriter,
+    expiredRows: ExpiredRowsRegistry,
+    config: GatewayConfig,
+  ) {
+    writer.register(AGENT_HISTORY_KIND, { target: AgentOperationEntity });
+    expiredRows.register({
+      name: 'agent_operations',
+      table: 'agent_operations',
+      column: 'created_at',
+      retentionMs: parseDuration(config.agent_history.retention),
+    });
+  }
 
-  /** Records an operation in the background and returns its id at once. */
+  /** Queues an operation for writing and returns its id at once. */
   record(input: OperationRecord): string {
     const id = input.id ?? randomUUID();
-    const row = this.repo.create({
+    // Column limits applied here: a value the database refuses would cost a retry of the whole batch.
+    const row: AgentOperationEntity = {
       id,
-      agent_name: input.agent_name,
-      operation: input.operation,
-      protocol_binding: input.protocol_binding ?? null,
-      virtual_key_id: input.virtual_key_id ?? null,
-      task_id: input.task_id || null,
-      context_id: input.context_id || null,
-      task_state: input.task_state || null,
+      agent_name: textColumn(input.agent_name, 255),
+      operation: textColumn(input.operation, 64),
+      protocol_binding: textColumn(input.protocol_binding, 16),
+      virtual_key_id: textColumn(input.virtual_key_id, 255),
+      // Indexed: a btree entry must stay under ~2.7 kB, and 512 characters are at most 2 kB.
+      task_id: textColumn(input.task_id || null, 512),
+      context_id: textColumn(input.context_id || null, 1024),
+      task_state: textColumn(input.task_state || null, 64),
       status: input.status,
-      status_code: input.status_code,
+      status_code: Math.trunc(input.status_code),
       latency_ms: Math.max(0, Math.round(input.latency_ms)),
-      error: input.error ?? null,
-      request_payload: redactPayload(input.request_payload),
-      response_payload: redactPayload(input.response_payload),
+      error: input.error ? jsonbSafe(input.error) : null,
+      request_payload: redactPayload(input.request_payload, input.payload_max_chars),
+      response_payload: redactPayload(input.response_payload, input.payload_max_chars),
       parent_id: input.parent_id ?? null,
       created_at: new Date(),
-    });
-    const write = this.repo
-      .insert(row as Parameters<Repository<AgentOperationEntity>['insert']>[0])
-      .then(() => undefined)
-      .catch((err: unknown) => {
-        this.logger.warn({ err, agent: input.agent_name, operation: input.operation }, 'agent history write failed');
-      });
-    this.pending.add(write);
-    void write.finally(() => this.pending.delete(write));
+    };
+    this.writer.append(AGENT_HISTORY_KIND, row);
     return id;
   }
 
-  /** Pending writes land before the database pool closes. */
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.flush();
-  }
-
-  /** Resolves once every write started so far has finished. */
-  async flush(): Promise<void> {
-    await Promise.all([...this.pending]);
+  /** Resolves once every operation recorded so far is written (reads, tests). */
+  flush(): Promise<void> {
+    return this.writer.flush(AGENT_HISTORY_KIND);
   }
 
   async list(filters: HistoryFilters): Promise<{ rows: AgentOperationEntity[]; total: number }> {

@@ -1,12 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
-import type { Repository } from 'typeorm';
+import { LessThan, type Repository } from 'typeorm';
+import { parseDuration } from '../../../core/config/duration.js';
+import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
+import { ExpiredRowsRegistry } from '../../../core/maintenance/expired-rows.service.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
-import { JOB_SETTINGS } from '../../../core/queue/job-catalogue.js';
+import { JOB_SETTINGS, JOBS, type JobPayloads } from '../../../core/queue/job-catalogue.js';
 import { JobHandler, type JobContext } from '../../../core/queue/job-handler.decorator.js';
+import { JobRecoveryRegistry } from '../../../core/queue/job-recovery.registry.js';
 import { A2A_JSON } from '../data-plane/a2a-wire.js';
 import { AgentHistoryService } from '../history/agent-history.service.js';
 import type { AgentPushConfigEntity } from './entities/agent-push-config.entity.js';
@@ -24,7 +28,10 @@ interface DeliveryAttempt {
   started: number;
 }
 
-/** Re-delivers stored push events to client webhooks (queue job, retried with the table's backoff). */
+/**
+ * Re-delivers stored push events to client webhooks (queue job, retried with the table's backoff). A `pending` event
+ * whose job the queue lost is found by the job recovery sweep; events are purged with the history retention.
+ */
 @Injectable()
 export class PushDeliveryService {
   constructor(
@@ -33,7 +40,32 @@ export class PushDeliveryService {
     private readonly outbound: OutboundHttpService,
     private readonly history: AgentHistoryService,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    recovery: JobRecoveryRegistry,
+    expiredRows: ExpiredRowsRegistry,
+    config: GatewayConfig,
+  ) {
+    recovery.register({
+      job: JOBS.agentsPushDeliver,
+      findOrphans: (olderThanMs, limit) => this.pendingEvents(olderThanMs, limit),
+    });
+    expiredRows.register({
+      name: 'agent_push_events',
+      table: 'agent_push_events',
+      column: 'created_at',
+      retentionMs: parseDuration(config.agent_history.retention),
+    });
+  }
+
+  /** Events still waiting for delivery, created more than `olderThanMs` ago (the recovery sweep's question). */
+  async pendingEvents(olderThanMs: number, limit: number): Promise<Array<JobPayloads['agents.push-deliver']>> {
+    const rows = await this.events.find({
+      select: { id: true },
+      where: { status: 'pending', created_at: LessThan(new Date(Date.now() - olderThanMs)) },
+      order: { created_at: 'ASC' },
+      take: limit,
+    });
+    return rows.map((row) => ({ push_event_id: row.id }));
+  }
 
   @JobHandler('agents.push-deliver')
   async deliver(

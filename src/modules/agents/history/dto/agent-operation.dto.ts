@@ -12,7 +12,7 @@ export class AgentOperationDto {
 
   @ApiProperty({
     type: String,
-    description: 'v1 method name (for both bindings), or GetAgentCard, StreamEvent, PushNotification, PushDelivery',
+    description: 'v1 method name (for both bindings), or GetAgentCard, PushNotification, PushDelivery',
     example: 'SendMessage',
   })
   operation: string;
@@ -52,13 +52,18 @@ export class AgentOperationDto {
   @ApiPropertyOptional({ type: Object, nullable: true, description: 'Request payload, secrets redacted, size-capped' })
   request_payload: unknown;
 
-  @ApiPropertyOptional({ type: Object, nullable: true, description: 'Response payload, secrets redacted, size-capped' })
+  @ApiPropertyOptional({
+    type: Object,
+    nullable: true,
+    description:
+      'Response payload, secrets redacted, size-capped. For a stream (SendStreamingMessage, SubscribeToTask): { events: [relayed events in order], event_count, truncated_events (events counted but not kept, when any), client_closed }',
+  })
   response_payload: unknown;
 
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Parent operation (stream events, push delivery attempts)',
+    description: 'Parent operation (the PushNotification a PushDelivery attempt belongs to)',
   })
   parent_id: string | null;
 

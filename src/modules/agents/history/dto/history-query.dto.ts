@@ -13,7 +13,7 @@ export class HistoryQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
     type: String,
     description:
-      'Comma-separated operations: v1 method names (SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask, Create/Get/List/DeleteTaskPushNotificationConfig(s), GetExtendedAgentCard) or GetAgentCard, StreamEvent, PushNotification, PushDelivery',
+      'Comma-separated operations: v1 method names (SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask, Create/Get/List/DeleteTaskPushNotificationConfig(s), GetExtendedAgentCard) or GetAgentCard, PushNotification, PushDelivery',
     example: 'SendMessage,GetTask',
   })
   @IsOptional()

@@ -5,7 +5,8 @@ export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
 /**
  * One A2A operation that went through the gateway (a JSON-RPC method, its REST equivalent, a card fetch, a push
- * callback). Stream events and push delivery attempts are child rows pointing at their operation with `parent_id`.
+ * callback). A stream is one row with its events aggregated in `response_payload`; push delivery attempts are child
+ * rows pointing at their callback with `parent_id`. Append-only: written in batches, purged after the retention.
  */
 @Entity({ name: 'agent_operations' })
 @Index('idx_agent_operations_created_at', ['created_at'])
@@ -19,7 +20,7 @@ export class AgentOperationEntity {
   @Column({ name: 'agent_name', type: 'varchar', length: 255 })
   agent_name: string;
 
-  /** The v1 method name (`SendMessage`, …) for both bindings, or `GetAgentCard`, `StreamEvent`, `PushNotification`, `PushDelivery`. */
+  /** The v1 method name (`SendMessage`, …) for both bindings, or `GetAgentCard`, `PushNotification`, `PushDelivery`. */
   @Column({ type: 'varchar', length: 64 })
   operation: string;
 

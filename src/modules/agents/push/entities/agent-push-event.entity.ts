@@ -6,10 +6,14 @@ export type PushEventStatus = (typeof PUSH_EVENT_STATUSES)[number];
 
 /**
  * One callback the upstream made, kept so the delivery job carries only ids and so duplicates are recognised
- * (same body hash for the same config within the dedupe window).
+ * (same body hash for the same config within the dedupe window). Not append-only: the delivery job updates `status`
+ * and `attempts`, and a `pending` row whose job was lost is re-enqueued by the job recovery sweep. Rows are purged
+ * with the agent history retention.
  */
 @Entity({ name: 'agent_push_events' })
 @Index('idx_agent_push_events_config_hash', ['push_config_id', 'body_hash', 'created_at'])
+@Index('idx_agent_push_events_created_at', ['created_at'])
+@Index('idx_agent_push_events_pending', ['created_at'], { where: `"status" = 'pending'` })
 export class AgentPushEventEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_agent_push_events' })
   id: string;
