@@ -63,7 +63,10 @@ export async function startGateway({
   const appDir = givenAppDir ?? mkdtempSync(join(tmpdir(), 'gw-bench-'));
   const logPath = join(appDir, 'gateway.log');
   const logFd = openSync(logPath, 'a');
+  // e.g. BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the gateway under the bench's load.
+  const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const argv = [
+    ...nodeArgs,
     MAIN_JS,
     '--port',
     String(port),
