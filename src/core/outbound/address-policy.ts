@@ -31,6 +31,21 @@ const PRIVATE = blockList(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100
  * addresses (`::ffff:127.0.0.1`) are matched against the IPv4 ranges by BlockList itself.
  */
 export function addressRefusal(address: string, policy: AddressPolicy): string | undefined {
+  // Checked on every call to an IP-literal upstream: remembered per address and policy (BlockList builds an object per
+  // check). The answer depends on nothing else, so the memo never goes stale; it is bounded all the same.
+  const memoKey = `${address}|${policy.allow_loopback ? 1 : 0}${policy.allow_private_networks ? 1 : 0}`;
+  const memo = REFUSALS.get(memoKey);
+  if (memo !== undefined) return memo || undefined;
+  const refusal = checkAddress(address, policy);
+  if (REFUSALS.size >= MAX_REMEMBERED) REFUSALS.clear();
+  REFUSALS.set(memoKey, refusal ?? '');
+  return refusal;
+}
+
+const REFUSALS = new Map<string, string>();
+const MAX_REMEMBERED = 4096;
+
+function checkAddress(address: string, policy: AddressPolicy): string | undefined {
   const family = isIP(address);
   if (family === 0) return 'not an IP address';
   const type = family === 4 ? 'ipv4' : 'ipv6';
