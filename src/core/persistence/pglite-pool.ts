@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { PGlite, types, type PGliteOptions, type Results } from '@electric-sql/pglite';
 
 type Callback<T> = (err: Error | null, value?: T) => void;
@@ -29,13 +31,27 @@ function commandOf(sql: string): string {
 const EMBEDDED_POSTGRESQL_CONF = ['shared_buffers = 16MB', 'wal_buffers = 1MB', 'temp_buffers = 1MB'];
 
 /**
- * Opens PGlite. On a fresh data dir initdb runs inside the instance and leaves its WASM memory grown to ~600 MB, which
- * WebAssembly can never give back: so a fresh database is created, closed and opened again (about a second, once).
+ * Opens PGlite. On a fresh data dir initdb would leave the instance's WASM memory grown to ~600 MB for good (WebAssembly
+ * memory never shrinks), so the database is created in a worker thread first, whose memory goes with it (about a
+ * second, once per data dir).
  */
 async function openPGlite(options: PGliteOptions): Promise<PGlite> {
-  const fresh = options.dataDir !== undefined && !existsSync(join(options.dataDir, 'PG_VERSION'));
-  if (fresh && !options.loadDataDir) await (await PGlite.create(options)).close();
+  const { dataDir, postgresqlconf } = options;
+  if (dataDir !== undefined && !options.loadDataDir && !existsSync(join(dataDir, 'PG_VERSION'))) {
+    const worker = new URL('./pglite-initdb.worker.js', import.meta.url);
+    // Run from TypeScript sources (the tests) there is no compiled worker: create in this thread instead.
+    if (existsSync(fileURLToPath(worker))) await runWorker(worker, { dataDir, postgresqlconf });
+    else await (await PGlite.create(options)).close();
+  }
   return PGlite.create(options);
+}
+
+function runWorker(file: URL, data: unknown): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(file, { workerData: data });
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`initdb worker exited with ${code}`))));
+  });
 }
 
 /**
