@@ -39,12 +39,16 @@ const { values, positionals } = parseArgs({
     settle: { type: 'string', default: '5' },
     'log-level': { type: 'string' },
     'scale-out': { type: 'boolean', default: false },
+    // Only the scale-out mode (skips the embedded one).
+    'scale-out-only': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(positionals[0] ?? 10);
 const connections = Number(positionals[1] ?? 50);
 const settleMs = Number(values.settle) * 1000;
-const modes = ['embedded', ...(values['scale-out'] || scaleOutRequested() ? ['scale-out'] : [])];
+const modes = values['scale-out-only']
+  ? ['scale-out']
+  : ['embedded', ...(values['scale-out'] || scaleOutRequested() ? ['scale-out'] : [])];
 const maxSeconds = modes.length * (300 + 2 * seconds + (2 * settleMs) / 1000);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
