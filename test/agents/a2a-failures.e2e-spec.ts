@@ -18,31 +18,12 @@ import {
   registerAgent,
   rpc,
   SETUP_TOKEN,
+  sseEvents,
   userMessage,
   vkFetch,
   wireMessage,
   type VirtualKey,
 } from './data-plane-kit.js';
-
-/** The `event:` name and parsed `data:` of every SSE block. */
-function sseEvents(text: string): Array<{ event: string; data: any }> {
-  return text
-    .split(/\r?\n\r?\n/)
-    .filter((block) => block.includes('data:'))
-    .map((block) => {
-      const lines = block.split(/\r?\n/);
-      const event =
-        lines
-          .find((l) => l.startsWith('event:'))
-          ?.slice(6)
-          .trim() ?? 'message';
-      const data = lines
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5).trimStart())
-        .join('\n');
-      return { event, data: JSON.parse(data) };
-    });
-}
 
 /**
  * Failures of the Agent Gateway as the official @a2a-js/sdk client sees them, against @a2a-js/sdk agents: every

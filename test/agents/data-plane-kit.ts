@@ -127,19 +127,30 @@ export function rawRequest(
   });
 }
 
-/** Parses an SSE body into its `data:` payloads (JSON). */
-export function sseData(text: string): any[] {
+/** The `event:` name (`message` when none) and parsed `data:` of every SSE block that has data. */
+export function sseEvents(text: string): Array<{ event: string; data: any }> {
   return text
     .split(/\r?\n\r?\n/)
-    .map((block) =>
-      block
-        .split(/\r?\n/)
+    .map((block) => {
+      const lines = block.split(/\r?\n/);
+      const event =
+        lines
+          .find((l) => l.startsWith('event:'))
+          ?.slice(6)
+          .trim() ?? 'message';
+      const data = lines
         .filter((l) => l.startsWith('data:'))
         .map((l) => l.slice(5).trimStart())
-        .join('\n'),
-    )
-    .filter((d) => d.length > 0)
-    .map((d) => JSON.parse(d));
+        .join('\n');
+      return { event, data };
+    })
+    .filter((e) => e.data.length > 0)
+    .map((e) => ({ event: e.event, data: JSON.parse(e.data) }));
+}
+
+/** Parses an SSE body into its `data:` payloads (JSON). */
+export function sseData(text: string): any[] {
+  return sseEvents(text).map((e) => e.data);
 }
 
 /** Which StreamResponse member an event (spec JSON) carries. */
