@@ -32,17 +32,67 @@ export function errorCodeOf(err: unknown): string {
   return err instanceof Error ? err.name : 'unknown';
 }
 
-/** One multi-row INSERT of `rows`. */
+/** How an entity's rows become one INSERT's parameters, derived once per entity from its metadata. */
+interface EntityLayout {
+  table: string;
+  columns: Array<{ name: string; property: string; json: boolean }>;
+}
+
+const layouts = new WeakMap<object, EntityLayout>();
+
+const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+function layoutOf(db: DataSource, target: EntityTarget<ObjectLiteral>): EntityLayout {
+  const metadata = db.getMetadata(target);
+  let layout = layouts.get(metadata);
+  if (!layout) {
+    layout = {
+      table: metadata.schema ? `${quote(metadata.schema)}.${quote(metadata.tableName)}` : quote(metadata.tableName),
+      columns: metadata.columns.map((c) => ({
+        name: c.databaseName,
+        property: c.propertyPath,
+        json: c.type === 'jsonb' || c.type === 'json',
+      })),
+    };
+    layouts.set(metadata, layout);
+  }
+  return layout;
+}
+
+/**
+ * One multi-row INSERT of `rows`. Entity rows are written with SQL built from the entity's column layout (TypeORM's
+ * query builder costs more than the proxied call on a busy data plane): every column in order, undefined as NULL,
+ * JSON columns serialized, everything else as the driver binds it.
+ */
 export async function insertRows(db: DataSource, into: InsertTarget, rows: ObjectLiteral[]): Promise<void> {
-  const builder = db.createQueryBuilder().insert().updateEntity(false).callListeners(false);
   if (into.columns) {
     const columns = [...into.columns];
     // Without metadata TypeORM takes each row's own keys: give every row the same keys in the same order.
     const values = rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c] as unknown])));
-    await builder.into(into.target, columns).values(values).execute();
-  } else {
-    await builder.into(into.target).values(rows).execute();
+    await db
+      .createQueryBuilder()
+      .insert()
+      .updateEntity(false)
+      .callListeners(false)
+      .into(into.target, columns)
+      .values(values)
+      .execute();
+    return;
   }
+  const layout = layoutOf(db, into.target);
+  const params: unknown[] = [];
+  const tuples: string[] = [];
+  for (const row of rows) {
+    const slots: string[] = [];
+    for (const column of layout.columns) {
+      const value = row[column.property] as unknown;
+      params.push(value === undefined || value === null ? null : column.json ? JSON.stringify(value) : value);
+      slots.push(`$${params.length}`);
+    }
+    tuples.push(`(${slots.join(',')})`);
+  }
+  const names = layout.columns.map((c) => quote(c.name)).join(',');
+  await db.query(`INSERT INTO ${layout.table} (${names}) VALUES ${tuples.join(',')}`, params);
 }
 
 /**
