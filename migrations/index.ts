@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { HistoryPayloadsAsJson1795436047581 } from './1795436047581-HistoryPayloadsAsJson.js';
 import { PushEventsRetentionAndRecovery1795432481632 } from './1795432481632-PushEventsRetentionAndRecovery.js';
 import { AgentsGateway1795305956112 } from './1795305956112-AgentsGateway.js';
 import { SessionsAndAuditLogs1795305771855 } from './1795305771855-SessionsAndAuditLogs.js';
@@ -10,4 +11,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   SessionsAndAuditLogs1795305771855,
   AgentsGateway1795305956112,
   PushEventsRetentionAndRecovery1795432481632,
+  HistoryPayloadsAsJson1795436047581,
 ];
