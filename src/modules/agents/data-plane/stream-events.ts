@@ -1,7 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
-import { LOGGER } from '../../../core/logging/logging.module.js';
 import { AgentHistoryService } from '../history/agent-history.service.js';
 import { MAX_PAYLOAD_CHARS } from '../../../core/secrets/payload-redaction.js';
 import { PushRelayService } from '../push/push-relay.service.js';
@@ -24,7 +22,6 @@ export class StreamEventRecorder {
     readonly history: AgentHistoryService,
     readonly push: PushRelayService,
     readonly streams: SseStreamTracker,
-    @Inject(LOGGER) readonly logger: Logger,
   ) {}
 
   start(

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import '../../../core/auth/principal.js';
+import type {} from '../../../core/auth/principal.js';
 import { Permission, VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
