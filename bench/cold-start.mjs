@@ -2,6 +2,7 @@
 // 200 from /health. "fresh" starts on an empty app dir (database created and migrated); "warm" restarts on it.
 // Usage: npm run build && node bench/cold-start.mjs [runs]
 import { spawn } from 'node:child_process';
+import { START_NODE_FLAGS } from './lib/gateway.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,10 +23,14 @@ function freePort() {
 async function startOnce(appDir) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [main, '--port', String(port), '--app-dir', appDir, '--log-level', 'warn'], {
-    stdio: 'ignore',
-    env: { PATH: process.env.PATH },
-  });
+  const child = spawn(
+    process.execPath,
+    [...START_NODE_FLAGS, main, '--port', String(port), '--app-dir', appDir, '--log-level', 'warn'],
+    {
+      stdio: 'ignore',
+      env: { PATH: process.env.PATH },
+    },
+  );
   for (;;) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/health`);

@@ -11,6 +11,13 @@ import { onCleanup } from './cleanup.mjs';
 import { guardChild, guardDir } from './reaper.mjs';
 
 export const MAIN_JS = resolve('dist/src/main.js');
+
+/** The node flags of package.json's `start` script (`node <flags> dist/src/main.js`). */
+export const START_NODE_FLAGS = (() => {
+  const start = JSON.parse(readFileSync(resolve('package.json'), 'utf8')).scripts.start;
+  const match = /^node\s+(.*?)\s*dist\/src\/main\.js/.exec(start);
+  return match ? match[1].split(/\s+/).filter(Boolean) : [];
+})();
 export const SETUP_TOKEN = 'bench-setup-token-0001';
 
 /** A free loopback port (the OS picks it; the listener is closed before the gateway binds it). */
@@ -63,8 +70,9 @@ export async function startGateway({
   const appDir = givenAppDir ?? mkdtempSync(join(tmpdir(), 'gw-bench-'));
   const logPath = join(appDir, 'gateway.log');
   const logFd = openSync(logPath, 'a');
-  // e.g. BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the gateway under the bench's load.
-  const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The node flags `npm start` runs the gateway with, so the bench measures what users run; plus, e.g.,
+  // BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the gateway under the bench's load.
+  const nodeArgs = [...START_NODE_FLAGS, ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const argv = [
     ...nodeArgs,
     MAIN_JS,
