@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
-import { type A2aAgent, startA2aAgent } from '../helpers/a2a-agent.js';
+import { type A2aAgent, startA2aAgent, STREAM_001_EVENT_KINDS } from '../helpers/a2a-agent.js';
 import { userMessage } from './data-plane-kit.js';
 
 // Proves the upstream test agent itself behaves (so gateway suites can trust it).
@@ -37,14 +37,7 @@ describe('test A2A agent helper', () => {
       for await (const ev of client.sendMessageStream(userMessage(`tck-stream-001-${transport}`))) {
         events.push(ev.payload!.$case);
       }
-      expect(events).toEqual([
-        'task',
-        'statusUpdate',
-        'artifactUpdate',
-        'artifactUpdate',
-        'artifactUpdate',
-        'statusUpdate',
-      ]);
+      expect(events).toEqual([...STREAM_001_EVENT_KINDS]);
       const msg = (await client.sendMessage(userMessage(`tck-message-response-${transport}`, 'yo'))) as any;
       expect(msg.parts[0].content.value).toBe('echo: yo');
       expect(agent.protocolRequests().length).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startA2aAgent, type A2aAgent } from '../helpers/a2a-agent.js';
+import { startA2aAgent, type A2aAgent, STREAM_001_EVENT_KINDS } from '../helpers/a2a-agent.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE } from '../helpers/test-env.js';
 import {
@@ -190,14 +190,7 @@ describe(`agents data plane (${RUN_MODE})`, () => {
           if (event.payload?.$case === 'task') taskId = event.payload.value.id;
         }
         const emitted = (upstream.received.events.get(taskId) ?? []).map((e) => kindOf(e as Record<string, unknown>));
-        expect(kinds).toEqual([
-          'task',
-          'statusUpdate',
-          'artifactUpdate',
-          'artifactUpdate',
-          'artifactUpdate',
-          'statusUpdate',
-        ]);
+        expect(kinds).toEqual([...STREAM_001_EVENT_KINDS]);
         expect(kinds).toEqual(emitted);
       });
 
@@ -384,14 +377,7 @@ describe(`agents data plane (${RUN_MODE})`, () => {
       const events = sseData(res.text);
       expect(events).toHaveLength(6);
       for (const e of events) expect(e).toMatchObject({ jsonrpc: '2.0', id: 'sid' });
-      expect(events.map((e) => kindOf(e.result))).toEqual([
-        'task',
-        'statusUpdate',
-        'artifactUpdate',
-        'artifactUpdate',
-        'artifactUpdate',
-        'statusUpdate',
-      ]);
+      expect(events.map((e) => kindOf(e.result))).toEqual([...STREAM_001_EVENT_KINDS]);
     });
 
     it('relays REST message:stream and resubscribe as SSE', async () => {
@@ -403,14 +389,7 @@ describe(`agents data plane (${RUN_MODE})`, () => {
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toContain('text/event-stream');
       const events = sseData(res.text);
-      expect(events.map((e) => kindOf(e))).toEqual([
-        'task',
-        'statusUpdate',
-        'artifactUpdate',
-        'artifactUpdate',
-        'artifactUpdate',
-        'statusUpdate',
-      ]);
+      expect(events.map((e) => kindOf(e))).toEqual([...STREAM_001_EVENT_KINDS]);
     });
 
     it('aborts the upstream call when the client disconnects', async () => {

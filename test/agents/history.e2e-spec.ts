@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STREAM_EVENT_CHARS, MAX_STREAM_EVENTS } from '../../src/modules/agents/data-plane/stream-events.js';
-import { startA2aAgent, type A2aAgent } from '../helpers/a2a-agent.js';
+import { startA2aAgent, type A2aAgent, STREAM_001_EVENT_KINDS } from '../helpers/a2a-agent.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE } from '../helpers/test-env.js';
 import {
@@ -154,14 +154,7 @@ describe(`agents history (${RUN_MODE})`, () => {
     expect(Object.keys(stream.response_payload).sort()).toEqual(['client_closed', 'event_count', 'events']);
     expect(stream.response_payload).toMatchObject({ event_count: 6, client_closed: false });
     const events = stream.response_payload.events as any[];
-    expect(events.map((e) => Object.keys(e.result)[0])).toEqual([
-      'task',
-      'statusUpdate',
-      'artifactUpdate',
-      'artifactUpdate',
-      'artifactUpdate',
-      'statusUpdate',
-    ]);
+    expect(events.map((e) => Object.keys(e.result)[0])).toEqual([...STREAM_001_EVENT_KINDS]);
     expect(events.every((e) => e.jsonrpc === '2.0')).toBe(true);
     expect(events[0].result.task.id).toBe(streamTaskId);
     expect(events[2].result.artifactUpdate.artifact.parts[0].text).toBe('echo: hello [1]');

@@ -33,6 +33,16 @@ import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a
  *
  * The text of every agent reply is `echo: <first text part of the user message>`.
  */
+/** The StreamResponse members a `tck-stream-001…` stream carries, in order. */
+export const STREAM_001_EVENT_KINDS = [
+  'task',
+  'statusUpdate',
+  'artifactUpdate',
+  'artifactUpdate',
+  'artifactUpdate',
+  'statusUpdate',
+] as const;
+
 export interface A2aAgentOptions {
   name?: string;
   description?: string;
