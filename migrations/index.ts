@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { SessionCredentialStamp1795440559534 } from './1795440559534-SessionCredentialStamp.js';
 import { HistoryPayloadsAsJson1795436047581 } from './1795436047581-HistoryPayloadsAsJson.js';
 import { PushEventsRetentionAndRecovery1795432481632 } from './1795432481632-PushEventsRetentionAndRecovery.js';
 import { AgentsGateway1795305956112 } from './1795305956112-AgentsGateway.js';
@@ -12,4 +13,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   AgentsGateway1795305956112,
   PushEventsRetentionAndRecovery1795432481632,
   HistoryPayloadsAsJson1795436047581,
+  SessionCredentialStamp1795440559534,
 ];

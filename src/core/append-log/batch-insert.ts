@@ -1,4 +1,5 @@
 import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import { jsonbText, textColumn } from './text-column.js';
 
 /** Where one kind's rows go: an entity (table and column types from its metadata) or a bare table and its columns. */
 export interface InsertTarget {
@@ -35,8 +36,17 @@ export function errorCodeOf(err: unknown): string {
 /** How an entity's rows become one INSERT's parameters, derived once per entity from its metadata. */
 interface EntityLayout {
   table: string;
-  columns: Array<{ name: string; property: string; json: boolean }>;
+  columns: Array<{
+    name: string;
+    property: string;
+    json: 'json' | 'jsonb' | null;
+    /** Text columns: strings are fitted (NUL removed, cut to the declared length) rather than refused. */
+    text: boolean;
+    maxLength?: number;
+  }>;
 }
+
+const TEXT_TYPES = new Set(['varchar', 'character varying', 'text', 'char', 'character', 'citext']);
 
 const layouts = new WeakMap<object, EntityLayout>();
 
@@ -48,21 +58,39 @@ function layoutOf(db: DataSource, target: EntityTarget<ObjectLiteral>): EntityLa
   if (!layout) {
     layout = {
       table: metadata.schema ? `${quote(metadata.schema)}.${quote(metadata.tableName)}` : quote(metadata.tableName),
-      columns: metadata.columns.map((c) => ({
-        name: c.databaseName,
-        property: c.propertyPath,
-        json: c.type === 'jsonb' || c.type === 'json',
-      })),
+      columns: metadata.columns.map((c) => {
+        const type = typeof c.type === 'string' ? c.type : '';
+        const length = Number.parseInt(c.length, 10);
+        return {
+          name: c.databaseName,
+          property: c.propertyPath,
+          json: type === 'jsonb' || type === 'json' ? type : null,
+          text: TEXT_TYPES.has(type),
+          ...(Number.isInteger(length) && length > 0 ? { maxLength: length } : {}),
+        };
+      }),
     };
     layouts.set(metadata, layout);
   }
   return layout;
 }
 
+function columnValue(column: EntityLayout['columns'][number], value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (column.json) {
+    const json = JSON.stringify(value);
+    return column.json === 'jsonb' ? jsonbText(json) : json;
+  }
+  if (column.text && typeof value === 'string') return textColumn(value, column.maxLength);
+  return value;
+}
+
 /**
  * One multi-row INSERT of `rows`. Entity rows are written with SQL built from the entity's column layout (TypeORM's
  * query builder costs more than the proxied call on a busy data plane): every column in order, undefined as NULL,
- * JSON columns serialized, everything else as the driver binds it.
+ * JSON columns serialized, everything else as the driver binds it. Any input is stored: text is fitted to its column
+ * (NUL removed, over-long values cut with a marker) and NUL escapes are removed from jsonb, so no row is lost to a
+ * value the database would refuse.
  */
 export async function insertRows(db: DataSource, into: InsertTarget, rows: ObjectLiteral[]): Promise<void> {
   if (into.columns) {
@@ -85,8 +113,7 @@ export async function insertRows(db: DataSource, into: InsertTarget, rows: Objec
   for (const row of rows) {
     const slots: string[] = [];
     for (const column of layout.columns) {
-      const value = row[column.property] as unknown;
-      params.push(value === undefined || value === null ? null : column.json ? JSON.stringify(value) : value);
+      params.push(columnValue(column, row[column.property] as unknown));
       slots.push(`$${params.length}`);
     }
     tuples.push(`(${slots.join(',')})`);

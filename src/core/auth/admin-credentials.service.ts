@@ -32,6 +32,17 @@ export class AdminCredentialsService {
     return userOk && passwordOk;
   }
 
+  /**
+   * A fingerprint of the admin's username and current password, kept on the admin's sessions: a session opened under
+   * another password (changed in the config, then restarted) no longer matches and is revoked. Null without an admin.
+   */
+  async credentialStamp(): Promise<string | null> {
+    const { admin_username, admin_password } = this.config.auth_config;
+    if (!admin_username || !admin_password) return null;
+    const password = await this.secrets.resolveConfigSecret(admin_password);
+    return this.secrets.fingerprint(`admin\u0000${admin_username}\u0000${password}`);
+  }
+
   principal(authMethod: Principal['authMethod'], sessionId?: string): Principal {
     return {
       kind: 'local_admin',

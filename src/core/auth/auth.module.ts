@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { AdminCredentialsService } from './admin-credentials.service.js';
 import { AuthPorts } from './auth-ports.js';
+import { CredentialThrottle } from './credential-throttle.js';
 import { DataPlaneAuthenticator } from './data-plane-authenticator.js';
 import { GatewayAuthGuard } from './gateway-auth.guard.js';
 import { RequestAuthenticator } from './request-authenticator.service.js';
@@ -23,6 +24,7 @@ import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
   providers: [
     AuthPorts,
     AdminCredentialsService,
+    CredentialThrottle,
     BasicAuthStrategy,
     ManagementBearerStrategy,
     SetupTokenStrategy,
@@ -43,6 +45,7 @@ import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
   exports: [
     AuthPorts,
     AdminCredentialsService,
+    CredentialThrottle,
     DataPlaneAuthenticator,
     RequestAuthenticator,
     SetupTokenStrategy,

@@ -31,13 +31,13 @@ export class RequestAuthenticator {
     const credentials = (request: FastifyRequest) => readCredentials(request);
     this.schemes.register('basic', (request) => {
       const basic = credentials(request).basic;
-      return basic ? this.basic.validate(basic) : Promise.resolve(null);
+      return basic ? this.basic.validate(basic, request.ip) : Promise.resolve(null);
     });
     this.schemes.register('management-bearer', (request) => {
       const bearer = credentials(request).bearer;
-      return bearer !== undefined ? this.bearer.validate(bearer) : Promise.resolve(null);
+      return bearer !== undefined ? this.bearer.validate(bearer, request.ip) : Promise.resolve(null);
     });
-    this.schemes.register('setup-token', (request) => this.setup.validate(credentials(request)));
+    this.schemes.register('setup-token', (request) => this.setup.validate(credentials(request), request.ip));
   }
 
   private readonly schemes = new PassportSchemes();

@@ -9,4 +9,6 @@ export interface SessionVerifier {
   verifyDashboardSession(token: string): Promise<Principal | null>;
   /** A setup session cookie → its session id, or null when unknown or expired. */
   verifySetupSession(token: string): Promise<string | null>;
+  /** Ends every dashboard session of a user (its password changed); resolves to how many ended. */
+  revokeUserSessions(userId: string): Promise<number>;
 }

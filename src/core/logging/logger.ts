@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/gateway-config.js';
+import { serializeError } from './error-serializer.js';
 
 /** Field names whose values are secrets wherever they appear in a logged object. */
 const SECRET_FIELDS = [
@@ -47,6 +48,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       base: { service: 'ai-gateway' },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '<REDACTED>' },
+      serializers: { err: serializeError },
       formatters: { level: (label) => ({ level: label }) },
     },
     destination,

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DataSource, type DataSourceOptions, type Logger as TypeOrmLogger } from 'typeorm';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import { MIGRATIONS } from '../../../migrations/index.js';
+import { ensurePrivateDir } from './private-files.js';
 
 /** Sends TypeORM's own messages to the structured logger; SQL text is never logged above debug. */
 class TypeOrmPinoLogger implements TypeOrmLogger {
@@ -12,7 +12,8 @@ class TypeOrmPinoLogger implements TypeOrmLogger {
     this.logger.trace({ context: 'typeorm' }, query);
   }
   logQueryError(error: string | Error): void {
-    this.logger.debug({ context: 'typeorm', err: String(error) }, 'query failed');
+    // The err serializer keeps the SQLSTATE and names; the query and its parameters are never logged.
+    this.logger.debug({ context: 'typeorm', err: error }, 'query failed');
   }
   logQuerySlow(time: number): void {
     this.logger.warn({ context: 'typeorm', time }, 'slow query');
@@ -42,6 +43,12 @@ export function describeDatabase(config: GatewayConfig): DatabaseTarget {
   return { kind: 'pglite', description: `pglite:${resolve(config.app_dir, 'pgdata')}` };
 }
 
+/** Where the embedded database keeps its files: none for in-memory (`null`), else the given dir or `<app_dir>/pgdata`. */
+export function pgliteDataDirOf(config: GatewayConfig, pgliteDataDir?: string | null): string | undefined {
+  if (config.database_url || pgliteDataDir === null) return undefined;
+  return pgliteDataDir ?? join(config.app_dir, 'pgdata');
+}
+
 /**
  * Builds the DataSource for Postgres (`database_url`) or PGlite in `<app_dir>/pgdata`. Entities are added by modules.
  * PGlite (a large bundle) is loaded only when it is used: a Postgres deployment never parses it.
@@ -68,10 +75,10 @@ export async function createDataSource(
     return new DataSource({ ...common, url: config.database_url, poolSize: 10, applicationName: 'ai-gateway' });
   }
   // `null` asks for an in-memory database (tests); otherwise the app dir keeps the files.
-  let dataDir: string | undefined;
-  if (pgliteDataDir !== null) {
-    dataDir = pgliteDataDir ?? join(config.app_dir, 'pgdata');
-    mkdirSync(dataDir, { recursive: true });
+  const dataDir = pgliteDataDirOf(config, pgliteDataDir);
+  if (dataDir) {
+    if (pgliteDataDir === undefined) ensurePrivateDir(config.app_dir);
+    ensurePrivateDir(dataDir);
   }
   const { PGlitePool, pgliteDriver } = await import('./pglite-pool.js');
   const pool = new PGlitePool(dataDir, pgliteTemplate ? { loadDataDir: pgliteTemplate } : {});

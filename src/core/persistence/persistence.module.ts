@@ -3,8 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSourceOptions } from 'typeorm';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/gateway-config.js';
-import { createDataSource } from './data-source.factory.js';
+import { createDataSource, pgliteDataDirOf } from './data-source.factory.js';
 import { runMigrations } from './migration-runner.js';
+import { restrictTreeToOwner } from './private-files.js';
 
 export interface PersistenceOptions {
   config: GatewayConfig;
@@ -37,6 +38,9 @@ export class PersistenceModule {
             if (applied.length) {
               options.logger.debug({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
             }
+            // The embedded database's files are the gateway's alone (PGlite creates them world-writable).
+            const dataDir = pgliteDataDirOf(options.config, options.pgliteDataDir);
+            if (dataDir) restrictTreeToOwner(options.pgliteDataDir === undefined ? options.config.app_dir : dataDir);
             return dataSource;
           },
         }),

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { GatewayConfig } from '../config/gateway-config.js';
@@ -175,6 +175,14 @@ export class SecretsService {
   /** Form B with the resolved value (non-secret fields that happen to be SecretValues). */
   async viewResolved(stored: StoredSecret): Promise<SecretValueView> {
     return { value: await this.resolve(stored), ref: stored.ref ?? '', type: stored.type };
+  }
+
+  /**
+   * HMAC-SHA256 of `text` keyed by the encryption key (hex): a fingerprint that can be stored and
+   * compared without revealing what it was taken of, even to a reader of the database.
+   */
+  fingerprint(text: string): string {
+    return createHmac('sha256', this.key).update('fingerprint\u0000').update(text).digest('hex');
   }
 
   /** AES-256-GCM with a random 96-bit IV: `v1:` + base64(iv | tag | data). */

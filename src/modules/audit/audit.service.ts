@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { AppendLogWriter } from '../../core/append-log/append-log.writer.js';
-import { textColumn } from '../../core/append-log/text-column.js';
 import { parseDuration } from '../../core/config/duration.js';
 import { GatewayConfig } from '../../core/config/gateway-config.js';
 import { ExpiredRowsRegistry } from '../../core/maintenance/expired-rows.service.js';
@@ -45,18 +44,18 @@ export class AuditService {
 
   /** Fire and forget: a failed audit write is logged and counted, never surfaced to the caller. */
   record(entry: AuditRecord): void {
-    // Column limits applied here: a value the database refuses would cost a retry of the whole batch.
+    // The writer fits every text value to its column (NUL removed, cut with a marker): nothing unfit is refused.
     const row: AuditLogEntity = {
       id: randomUUID(),
-      actor: textColumn(entry.actor, 255),
-      auth_method: textColumn(entry.auth_method, 32),
-      permission: textColumn(entry.permission, 64),
-      method: textColumn(entry.method, 16),
-      route: textColumn(entry.route, 512),
-      path: textColumn(entry.path, 2048),
-      target_id: textColumn(entry.target_id, 512),
+      actor: entry.actor,
+      auth_method: entry.auth_method,
+      permission: entry.permission,
+      method: entry.method,
+      route: entry.route,
+      path: entry.path,
+      target_id: entry.target_id,
       status_code: entry.status_code,
-      client_address: textColumn(entry.client_address, 64),
+      client_address: entry.client_address,
       created_at: new Date(),
     };
     this.writer.append(AUDIT_LOGS_KIND, row);

@@ -5,6 +5,7 @@ import { AdminCredentialsService } from '../../core/auth/admin-credentials.servi
 import { SESSION_COOKIE, SETUP_SESSION_COOKIE, SETUP_TOKEN_HEADER } from '../../core/auth/credentials.util.js';
 import { isDashboardAuthActive, isSetupLockActive } from '../../core/auth/dashboard-auth.js';
 import { AuthPorts } from '../../core/auth/auth-ports.js';
+import { CredentialThrottle } from '../../core/auth/credential-throttle.js';
 import { CurrentPrincipal, type Principal } from '../../core/auth/principal.js';
 import { RequestAuthenticator } from '../../core/auth/request-authenticator.service.js';
 import { Authenticated, Public } from '../../core/auth/route-access.decorator.js';
@@ -15,7 +16,6 @@ import { GatewayException } from '../../core/errors/gateway.exception.js';
 import { LoginDto } from './dto/login.dto.js';
 import { MessageResponseDto } from '../../core/http/message-response.dto.js';
 import { AuthStatusDto, LoginResponseDto } from './dto/session-responses.dto.js';
-import { LoginThrottleService } from './login-throttle.service.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookies.js';
 import { SessionService, type SessionSubject } from './session.service.js';
 
@@ -25,7 +25,7 @@ export class SessionController {
   constructor(
     private readonly config: GatewayConfig,
     private readonly sessions: SessionService,
-    private readonly throttle: LoginThrottleService,
+    private readonly throttle: CredentialThrottle,
     private readonly admin: AdminCredentialsService,
     private readonly authenticator: RequestAuthenticator,
     private readonly setupToken: SetupTokenStrategy,
@@ -52,13 +52,13 @@ export class SessionController {
     if (!isDashboardAuthActive(this.config)) {
       throw GatewayException.forbidden('dashboard_auth_disabled', 'Dashboard auth is not enabled on this gateway');
     }
-    await this.throttle.check(body.username, request.ip);
-    const subject = await this.authenticate(body.username, body.password);
-    if (!subject) {
-      await this.throttle.recordFailure(body.username, request.ip);
+    let subject: SessionSubject | null = null;
+    const verified = await this.throttle.check(body.username, request.ip, async () => {
+      subject = await this.authenticate(body.username, body.password);
+      return subject !== null;
+    });
+    if (!verified || !subject)
       throw GatewayException.unauthorized('invalid_credentials', 'Invalid username or password');
-    }
-    await this.throttle.reset(body.username);
     const session = await this.sessions.createDashboardSession(subject);
     setSessionCookie(request, reply, SESSION_COOKIE, session.token, session.expiresAt);
     return { message: 'Login successful', token: session.token, expires_at: session.expiresAt.toISOString() };
@@ -128,7 +128,7 @@ export class SessionController {
       );
     }
     const header = request.headers[SETUP_TOKEN_HEADER];
-    this.setupToken.checkHeader(Array.isArray(header) ? header[0] : header);
+    await this.setupToken.checkHeader(Array.isArray(header) ? header[0] : header, request.ip);
     const session = await this.sessions.createSetupSession();
     setSessionCookie(request, reply, SETUP_SESSION_COOKIE, session.token, session.expiresAt);
     return { message: 'Setup session started' };

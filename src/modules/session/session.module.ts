@@ -4,7 +4,6 @@ import { AuthPorts } from '../../core/auth/auth-ports.js';
 import { ExpiredRowsRegistry } from '../../core/maintenance/expired-rows.service.js';
 import { DashboardSessionEntity } from './entities/dashboard-session.entity.js';
 import { SetupSessionEntity } from './entities/setup-session.entity.js';
-import { LoginThrottleService } from './login-throttle.service.js';
 import { SessionController } from './session.controller.js';
 import { SessionService } from './session.service.js';
 
@@ -12,7 +11,7 @@ import { SessionService } from './session.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([DashboardSessionEntity, SetupSessionEntity])],
   controllers: [SessionController],
-  providers: [SessionService, LoginThrottleService],
+  providers: [SessionService],
   exports: [SessionService],
 })
 export class SessionModule implements OnModuleInit {

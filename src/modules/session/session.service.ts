@@ -48,6 +48,7 @@ export class SessionService implements SessionVerifier {
       subject_kind: subject.kind,
       user_id: subject.kind === 'user' ? subject.userId : null,
       username: subject.username,
+      credential_stamp: subject.kind === 'admin' ? await this.admin.credentialStamp() : null,
       created_at: now,
       expires_at: new Date(now.getTime() + this.sessionTtlMs),
     };
@@ -63,6 +64,12 @@ export class SessionService implements SessionVerifier {
     if (row.subject_kind === 'admin') {
       // An admin session dies with the admin account it was opened for (auth disabled or username changed).
       if (!isDashboardAuthActive(this.config) || !this.admin.isAdminUsername(row.username)) return null;
+      // ... and with the password it was opened under.
+      const stamp = await this.admin.credentialStamp();
+      if (!row.credential_stamp || row.credential_stamp !== stamp) {
+        await this.dashboard.delete({ id: row.id });
+        return null;
+      }
       return this.admin.principal('session', row.id);
     }
     const identity = this.ports.identity;
@@ -73,6 +80,11 @@ export class SessionService implements SessionVerifier {
 
   async revokeDashboardSession(id: string): Promise<void> {
     await this.dashboard.delete({ id });
+  }
+
+  async revokeUserSessions(userId: string): Promise<number> {
+    const result = await this.dashboard.delete({ subject_kind: 'user', user_id: userId });
+    return result.affected ?? 0;
   }
 
   async createSetupSession(): Promise<IssuedSession> {

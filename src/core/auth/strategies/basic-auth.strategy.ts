@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayException } from '../../errors/gateway.exception.js';
 import { AdminCredentialsService } from '../admin-credentials.service.js';
+import { CredentialThrottle } from '../credential-throttle.js';
 import type { Principal } from '../principal.js';
 
 /**
@@ -9,10 +10,17 @@ import type { Principal } from '../principal.js';
  */
 @Injectable()
 export class BasicAuthStrategy {
-  constructor(private readonly admin: AdminCredentialsService) {}
+  constructor(
+    private readonly admin: AdminCredentialsService,
+    private readonly throttle: CredentialThrottle,
+  ) {}
 
-  async validate(credentials: { username: string; password: string }): Promise<Principal> {
-    if (await this.admin.verify(credentials.username, credentials.password)) return this.admin.principal('basic');
+  /** Every Basic request checks a password, so each one is an attempt of the shared throttle. */
+  async validate(credentials: { username: string; password: string }, address: string): Promise<Principal> {
+    const { username, password } = credentials;
+    if (await this.throttle.check(username, address, () => this.admin.verify(username, password))) {
+      return this.admin.principal('basic');
+    }
     throw GatewayException.unauthorized('invalid_credentials', 'Invalid username or password');
   }
 }

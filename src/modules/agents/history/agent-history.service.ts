@@ -3,13 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type FindOptionsWhere, In, LessThanOrEqual, MoreThanOrEqual, Between, type Repository } from 'typeorm';
 import { AppendLogWriter } from '../../../core/append-log/append-log.writer.js';
-import { textColumn } from '../../../core/append-log/text-column.js';
 import { parseDuration } from '../../../core/config/duration.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { ExpiredRowsRegistry } from '../../../core/maintenance/expired-rows.service.js';
 import { findNewestFirst } from '../../../core/persistence/newest-first-page.js';
 import { AgentOperationEntity, type OperationStatus } from './entities/agent-operation.entity.js';
+import { textColumn } from '../../../core/append-log/text-column.js';
 import { jsonbSafe, redactPayload } from '../../../core/secrets/payload-redaction.js';
 
 /** The append-log kind of `agent_operations` rows (metric label, config key of the retention). */
@@ -73,17 +73,17 @@ export class AgentHistoryService {
   /** Queues an operation for writing and returns its id at once. */
   record(input: OperationRecord): string {
     const id = input.id ?? randomUUID();
-    // Column limits applied here: a value the database refuses would cost a retry of the whole batch.
+    // The writer fits every text value to its column (NUL removed, cut with a marker): nothing unfit is refused.
     const row: AgentOperationEntity = {
       id,
-      agent_name: textColumn(input.agent_name, 255),
-      operation: textColumn(input.operation, 64),
-      protocol_binding: textColumn(input.protocol_binding, 16),
-      virtual_key_id: textColumn(input.virtual_key_id, 255),
-      // Indexed: a btree entry must stay under ~2.7 kB, and 512 characters are at most 2 kB.
+      agent_name: input.agent_name,
+      operation: input.operation,
+      protocol_binding: input.protocol_binding ?? null,
+      virtual_key_id: input.virtual_key_id ?? null,
+      // Unbounded text, but indexed: a btree entry must stay under ~2.7 kB, and 512 characters are at most 2 kB.
       task_id: textColumn(input.task_id || null, 512),
       context_id: textColumn(input.context_id || null, 1024),
-      task_state: textColumn(input.task_state || null, 64),
+      task_state: input.task_state || null,
       status: input.status,
       status_code: Math.trunc(input.status_code),
       latency_ms: Math.max(0, Math.round(input.latency_ms)),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AuthPorts } from '../../../core/auth/auth-ports.js';
 import type { Principal } from '../../../core/auth/principal.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
@@ -25,6 +26,7 @@ export class UsersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: GatewayConfig,
+    private readonly ports: AuthPorts,
   ) {}
 
   static toView(user: UserEntity): UserDto {
@@ -75,8 +77,12 @@ export class UsersService {
     if (dto.name !== undefined) user.name = dto.name;
     if (dto.email !== undefined) user.email = dto.email.toLowerCase();
     if (dto.team_id !== undefined) user.team_id = dto.team_id;
-    if (dto.password !== undefined) user.password_hash = await hashPassword(dto.password);
-    return this.save(user);
+    if (dto.password === undefined) return this.save(user);
+    user.password_hash = await hashPassword(dto.password);
+    const saved = await this.save(user);
+    // Whoever knew the old password must not keep a way in: every session of the account ends with it.
+    await this.ports.sessions?.revokeUserSessions(saved.id);
+    return saved;
   }
 
   async delete(id: string, principal: Principal | undefined): Promise<void> {

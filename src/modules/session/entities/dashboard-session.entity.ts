@@ -22,6 +22,14 @@ export class DashboardSessionEntity {
   @Column({ type: 'varchar', length: 255 })
   username: string;
 
+  /**
+   * Admin sessions: the fingerprint of the admin credentials they were opened under (AdminCredentialsService);
+   * a session whose stamp no longer matches died with the password. Null for user sessions, which are revoked when
+   * the user's password changes.
+   */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  credential_stamp: string | null;
+
   @Column({ type: 'timestamptz' })
   created_at: Date;
 
