@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CredentialThrottle, SETUP_TOKEN_ACCOUNT } from '../../src/core/auth/credential-throttle.js';
 import { ALL_PERMISSIONS, formatPermission } from '../../src/core/auth/permissions.js';
 import type { RouteAccess } from '../../src/core/auth/route-access.decorator.js';
 import { RouteAccessRegistry } from '../../src/core/auth/route-access.registry.js';
@@ -126,6 +127,8 @@ describe(`route table, open-source edition under the setup lock (${RUN_MODE})`, 
       if (apiKey.status !== 401) return `${key(r)} x-api-key: ${apiKey.status}`;
       const wrong = await call(gw, r, { 'x-gateway-setup-token': 'definitely-wrong' });
       if (wrong.status !== 403 || wrong.code !== 'setup_token_invalid') return `${key(r)} wrong: ${wrong.status}`;
+      // Wrong tokens count against the shared password throttle: each route starts from a clean count.
+      await gw.app.get(CredentialThrottle).forgive({ account: SETUP_TOKEN_ACCOUNT, address: '127.0.0.1' });
       const right = await call(gw, r, SETUP_HEADER);
       if ([401, 403].includes(right.status)) return `${key(r)} right token: ${right.status} ${right.code}`;
       for (const res of [none, vk, apiKey, wrong, right]) {

@@ -66,7 +66,7 @@ describe(`a password change revokes the account's sessions (${RUN_MODE})`, () =>
     } finally {
       await changed.close();
     }
-  });
+  }, 120_000);
 
   describe('users', () => {
     let gw: TestApp;

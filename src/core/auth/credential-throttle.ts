@@ -40,9 +40,19 @@ export class CredentialThrottle {
     this.counters = counters.scoped('login-failures');
   }
 
+  private static accountKey(account: string): string {
+    return `user:${sha256Hex(account.trim().toLowerCase())}`;
+  }
+
+  /** Forgets the failures of an account and of an address (an operator unlocking them; tests between cases). */
+  async forgive(target: { account?: string; address?: string }): Promise<void> {
+    if (target.account !== undefined) await this.counters.reset(CredentialThrottle.accountKey(target.account));
+    if (target.address !== undefined) await this.counters.reset(`addr:${target.address}`);
+  }
+
   /** Admits one attempt, or throws 429 `login_throttled` with Retry-After. */
   async attempt(account: string, address: string): Promise<CredentialAttempt> {
-    const accountKey = `user:${sha256Hex(account.trim().toLowerCase())}`;
+    const accountKey = CredentialThrottle.accountKey(account);
     const result = await this.counters.reserve(
       [
         { key: accountKey, amount: 1, limit: MAX_FAILURES_PER_ACCOUNT, window: WINDOW },
