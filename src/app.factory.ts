@@ -8,8 +8,11 @@ import { AppModule } from './app.module.js';
 import type { GatewayConfig } from './core/config/gateway-config.js';
 import { GatewayErrorFilter } from './core/errors/gateway-error.filter.js';
 import { createValidationPipe } from './core/errors/validation.js';
+import { clientErrorHandler, frameworkErrorHandler } from './core/http/framework-errors.js';
 import { registerJsonBodyParser } from './core/http/json-body-parser.js';
 import { registerHttpHooks } from './core/http/http-hooks.js';
+import { MAX_PATH_PARAM_CHARS } from './core/http/limits.js';
+import { registerNulCheck } from './core/http/nul-check.js';
 import { RouteTable } from './core/http/route-table.js';
 import { NestPinoLogger } from './core/logging/nest-logger.js';
 import { MetricsService } from './core/metrics/metrics.service.js';
@@ -42,7 +45,10 @@ export async function createGatewayApp(options: CreateAppOptions): Promise<Gatew
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     trustProxy: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_CHARS },
+    // Errors Fastify's router and Node's HTTP parser answer themselves, with bodies echoing the input: GatewayErrors.
+    frameworkErrors: frameworkErrorHandler(logger),
+    clientErrorHandler: clientErrorHandler(logger),
   });
   const fastify = adapter.getInstance();
   routes.attach(fastify);
@@ -55,6 +61,7 @@ export async function createGatewayApp(options: CreateAppOptions): Promise<Gatew
   await app.register(fastifyCookie);
   registerJsonBodyParser(fastify);
   registerHttpHooks(fastify, logger, app.get(MetricsService));
+  registerNulCheck(fastify);
 
   app.useGlobalFilters(new GatewayErrorFilter(logger, routes));
   app.useGlobalPipes(createValidationPipe());

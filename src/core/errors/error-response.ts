@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { HttpException } from '@nestjs/common';
+import { clip } from '../http/echo.js';
+import { MAX_PATH_PARAM_CHARS } from '../http/limits.js';
 import { errorTypeForStatus, type ErrorCode } from './error-catalogue.js';
 import { GatewayException } from './gateway.exception.js';
+
+/**
+ * Backstop on `error.message`: messages repeat at most a clipped piece of the input (see http/echo.ts), but any
+ * message, whoever built it, is cut here before it reaches a body or a log line.
+ */
+export const MAX_ERROR_MESSAGE_CHARS = 1000;
 
 export interface GatewayErrorBody {
   event_id: string;
@@ -20,7 +28,10 @@ export interface ErrorResponse {
   unexpected: boolean;
 }
 
-/** Fastify's own errors (raised before a route handler runs) mapped to the catalogue. */
+/**
+ * Fastify's own errors (raised before a route handler runs) mapped to the catalogue. Messages are fixed: Fastify's
+ * own repeat the path or the Content-Type the caller sent.
+ */
 const FASTIFY_ERRORS: Record<string, { status: number; code: ErrorCode; message?: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json', message: 'Request body is not valid JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
@@ -29,9 +40,18 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: ErrorCode; message?
     message: 'Request body is empty but declared JSON',
   },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'Request body is too large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'Unsupported or malformed request Content-Type; send application/json',
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_content_length' },
-  FST_ERR_BAD_URL: { status: 400, code: 'invalid_url' },
+  FST_ERR_BAD_URL: { status: 400, code: 'invalid_url', message: 'The URL path has invalid percent-encoding' },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    status: 414,
+    code: 'uri_too_long',
+    message: `A path parameter is longer than the limit of ${MAX_PATH_PARAM_CHARS} characters`,
+  },
 };
 
 function fromStatus(status: number): ErrorCode {
@@ -48,11 +68,25 @@ function fromStatus(status: number): ErrorCode {
       return 'method_not_allowed';
     case 413:
       return 'payload_too_large';
+    case 414:
+      return 'uri_too_long';
+    case 415:
+      return 'unsupported_media_type';
     case 429:
       return 'request_limited';
     default:
       return status >= 500 ? 'internal_error' : 'bad_request';
   }
+}
+
+/** A catalogued Fastify error, as thrown or as Nest wraps it (an HttpException whose `cause` is the Fastify error). */
+function knownFastifyError(error: unknown): { error: Error; known: (typeof FASTIFY_ERRORS)[string] } | undefined {
+  for (const candidate of [error, error instanceof HttpException ? error.cause : undefined]) {
+    const code = (candidate as { code?: unknown } | undefined)?.code;
+    const known = typeof code === 'string' ? FASTIFY_ERRORS[code] : undefined;
+    if (known) return { error: candidate as Error, known };
+  }
+  return undefined;
 }
 
 /**
@@ -70,6 +104,7 @@ export function toErrorResponse(error: unknown, context?: Record<string, unknown
   let unexpected = false;
   const extra: Record<string, unknown> = { ...context };
   const headers: Record<string, string> = {};
+  const fastifyError = knownFastifyError(error);
 
   if (error instanceof GatewayException) {
     status = error.status;
@@ -81,6 +116,10 @@ export function toErrorResponse(error: unknown, context?: Record<string, unknown
     if (error.reason) extra.error_type = error.reason;
     Object.assign(extra, error.extraFields);
     Object.assign(headers, error.headers);
+  } else if (fastifyError) {
+    status = fastifyError.known.status;
+    code = fastifyError.known.code;
+    message = fastifyError.known.message ?? fastifyError.error.message;
   } else if (error instanceof HttpException) {
     status = error.getStatus();
     code = fromStatus(status);
@@ -89,13 +128,8 @@ export function toErrorResponse(error: unknown, context?: Record<string, unknown
       typeof response === 'string' ? response : ((response as { message?: unknown }).message ?? error.message);
     message = Array.isArray(raw) ? raw.map(String).join('; ') : typeof raw === 'string' ? raw : error.message;
   } else if (error && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string') {
-    const known = FASTIFY_ERRORS[(error as { code: string }).code];
     const statusCode = (error as { statusCode?: unknown }).statusCode;
-    if (known) {
-      status = known.status;
-      code = known.code;
-      message = known.message ?? (error as Error).message;
-    } else if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
       status = statusCode;
       code = fromStatus(statusCode);
       message = (error as Error).message;
@@ -115,6 +149,7 @@ export function toErrorResponse(error: unknown, context?: Record<string, unknown
   if (status === 400 && !extra.error_type) extra.error_type = 'caller_invalid_request';
 
   const errorType = type ?? errorTypeForStatus(status);
+  message = clip(message, MAX_ERROR_MESSAGE_CHARS);
   const field: GatewayErrorBody['error'] = { type: errorType, code, message, event_id: eventId };
   if (param !== undefined) field.param = param;
   return {

@@ -1,6 +1,7 @@
 import { Catch, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { clip } from '../http/echo.js';
 import type { RouteTable } from '../http/route-table.js';
 import { GatewayException } from './gateway.exception.js';
 import './error-context.js';
@@ -11,19 +12,22 @@ function isRouterNotFound(exception: unknown): boolean {
   return exception instanceof NotFoundException && /^Cannot [A-Z]+ /.test(exception.message);
 }
 
-/** Converts unmatched-route errors into 404 `route_not_found` or 405 with `Allow`. */
+/** Converts unmatched-route errors into 404 `route_not_found` or 405 with `Allow`; the path is repeated clipped. */
 export function routeMissError(method: string, url: string, routes: RouteTable): GatewayException {
   const path = url.split('?')[0] ?? url;
   const allowed = routes.allowedMethods(path);
   if (allowed.length && !allowed.includes(method)) {
-    return new GatewayException(405, 'method_not_allowed', `Method ${method} is not allowed on ${path}`, {
+    return new GatewayException(405, 'method_not_allowed', `Method ${method} is not allowed on ${clip(path)}`, {
       headers: { allow: allowed.join(', ') },
     });
   }
-  return new GatewayException(404, 'route_not_found', `No route for ${method} ${path}`);
+  return new GatewayException(404, 'route_not_found', `No route for ${clip(method, 20)} ${clip(path)}`);
 }
 
-/** Sends a GatewayError for anything thrown; logs unexpected failures with the same event_id. */
+/**
+ * Sends a GatewayError for anything thrown and logs every error response with the same event_id the client got (the
+ * contract: "also in the log line"): warn for 4xx, error for 5xx, with the stack when the failure was unexpected.
+ */
 export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Logger): void {
   const response = toErrorResponse(exception, request.errorFields);
   const log = {
@@ -33,7 +37,8 @@ export function sendError(exception: unknown, request: FastifyRequest, reply: Fa
     code: response.body.error.code,
   };
   if (response.unexpected) logger.error({ ...log, err: exception }, 'unexpected error');
-  else logger.debug(log, response.body.error.message);
+  else if (response.status >= 500) logger.error(log, response.body.error.message);
+  else logger.warn(log, response.body.error.message);
   if (reply.sent || reply.raw.headersSent) return;
   void reply.status(response.status).headers(response.headers).send(response.body);
 }

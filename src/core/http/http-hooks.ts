@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { MetricsService } from '../metrics/metrics.service.js';
+import { clip } from './echo.js';
 import './sse-relay.js';
 
 declare module 'fastify' {
@@ -8,6 +9,9 @@ declare module 'fastify' {
     startedAt?: number;
   }
 }
+
+/** The access line keeps more of the path than an error message does (ids in it help), but not all 16 KiB. */
+const ACCESS_LOG_URL_CHARS = 1024;
 
 /** Request id echo, one structured access-log line per request, and request metrics by route pattern. */
 export function registerHttpHooks(fastify: FastifyInstance, logger: Logger, metrics: MetricsService): void {
@@ -28,7 +32,7 @@ export function registerHttpHooks(fastify: FastifyInstance, logger: Logger, metr
         req_id: request.id,
         method: request.method,
         route,
-        url: request.url.split('?')[0],
+        url: clip(request.url.split('?')[0] ?? '', ACCESS_LOG_URL_CHARS),
         status: reply.statusCode,
         duration_ms: Math.round(seconds * 100000) / 100,
         remote: request.ip,

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { GatewayException } from '../errors/gateway.exception.js';
+import { clip } from './echo.js';
+
+/** The wildcard of `…/rest/*` is documented as the `path` parameter. */
+function paramName(name: string): string {
+  return name === '*' ? 'path' : name;
+}
+
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (Array.isArray(value)) return value.some(hasNul);
+  return false;
+}
+
+/** The first path parameter or query field (name or value) holding a NUL, as the `param` to blame. */
+function fieldWithNul(params: unknown, query: unknown): { param: string; where: string } | undefined {
+  if (params && typeof params === 'object') {
+    for (const [name, value] of Object.entries(params)) {
+      if (hasNul(value)) return { param: paramName(name), where: 'Path parameter' };
+    }
+  }
+  if (query && typeof query === 'object') {
+    for (const [name, value] of Object.entries(query)) {
+      if (name.includes('\0')) return { param: clip(name.replaceAll('\0', '')), where: 'Query parameter name' };
+      if (hasNul(value)) return { param: name, where: 'Query parameter' };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Postgres and PGlite refuse NUL in text, so a `%00` in a path parameter or a query value reached the database and
+ * failed there as a 500. It is refused once for every route, before authentication and body parsing: 400
+ * `validation_failed` naming the parameter. (NUL inside JSON bodies is the validation pipe's concern.)
+ */
+export function registerNulCheck(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const found = fieldWithNul(request.params, request.query);
+    if (!found) return done();
+    done(GatewayException.validation(found.param, `${found.where} must not contain a NUL character`));
+  });
+}
