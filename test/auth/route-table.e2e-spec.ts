@@ -75,6 +75,14 @@ async function call(gw: TestApp, route: Route, headers: Record<string, string> =
 }
 
 /** Runs `probe` over every route with a little concurrency; collects mismatches instead of stopping at the first. */
+let queue: Promise<unknown> = Promise.resolve();
+/** Runs `task` after every task queued before it (probes of different routes otherwise run 8 at a time). */
+function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
+  const run = queue.then(task, task);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
 async function eachRoute(routes: Route[], probe: (route: Route) => Promise<string | undefined>): Promise<string[]> {
   const problems: string[] = [];
   for (let i = 0; i < routes.length; i += 8) {
@@ -125,10 +133,12 @@ describe(`route table, open-source edition under the setup lock (${RUN_MODE})`, 
       if (vk.status !== 401 || vk.code !== 'virtual_key_not_accepted') return `${key(r)} vk: ${vk.status} ${vk.code}`;
       const apiKey = await call(gw, r, { 'x-api-key': virtualKey });
       if (apiKey.status !== 401) return `${key(r)} x-api-key: ${apiKey.status}`;
-      const wrong = await call(gw, r, { 'x-gateway-setup-token': 'definitely-wrong' });
+      // Wrong tokens count against the shared password throttle (5 per window): one at a time, each from a clean count.
+      const wrong = await oneAtATime(async () => {
+        await gw.app.get(CredentialThrottle).forgive({ account: SETUP_TOKEN_ACCOUNT, address: '127.0.0.1' });
+        return call(gw, r, { 'x-gateway-setup-token': 'definitely-wrong' });
+      });
       if (wrong.status !== 403 || wrong.code !== 'setup_token_invalid') return `${key(r)} wrong: ${wrong.status}`;
-      // Wrong tokens count against the shared password throttle: each route starts from a clean count.
-      await gw.app.get(CredentialThrottle).forgive({ account: SETUP_TOKEN_ACCOUNT, address: '127.0.0.1' });
       const right = await call(gw, r, SETUP_HEADER);
       if ([401, 403].includes(right.status)) return `${key(r)} right token: ${right.status} ${right.code}`;
       for (const res of [none, vk, apiKey, wrong, right]) {
