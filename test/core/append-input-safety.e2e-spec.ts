@@ -54,6 +54,11 @@ describe(`audit and history rows store any input (${RUN_MODE})`, () => {
     });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.data.error.code).toBe('jsonrpc_method_not_found');
+    // The echoed method is clipped, and the error's log line carries the event_id the caller got, at warn.
+    expect(unknown.body.error.message.length).toBeLessThan(260);
+    const eventId = unknown.body.error.data.event_id;
+    const logged = gw.logs.records().find((r) => r.event_id === eventId);
+    expect(logged).toMatchObject({ level: 'warn', status: 404, code: 'jsonrpc_method_not_found' });
     const nul = await gw.http.post(
       '/agents/a2a/safe/jsonrpc',
       rpc('SendMessage', { message: wireMessage('nul-1', 'before\u0000after') }, 'nul'),
@@ -67,6 +72,9 @@ describe(`audit and history rows store any input (${RUN_MODE})`, () => {
     expect(long?.operation).toHaveLength(64);
     expect(long?.operation.endsWith(TRUNCATION_MARKER)).toBe(true);
     const sent = rows.find((r) => r.operation === 'SendMessage');
+    // The history row of the failed call has the same event_id as the response.
+    const [failed] = await sql(gw, `SELECT error FROM agent_operations WHERE status = 'error'`);
+    expect(failed.error.event_id).toBe(eventId);
     expect(sent?.payload).toContain('before');
     expect(sent?.payload).toContain('after');
   });

@@ -89,12 +89,28 @@ function knownFastifyError(error: unknown): { error: Error; known: (typeof FASTI
   return undefined;
 }
 
+const eventIds = new WeakMap<object, string>();
+
+/**
+ * The event id of a failure: one per thrown object, however often it is rendered (a history row, then the response
+ * and its log line, carry the same id).
+ */
+export function eventIdOf(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return randomUUID();
+  let id = eventIds.get(error);
+  if (!id) {
+    id = randomUUID();
+    eventIds.set(error, id);
+  }
+  return id;
+}
+
 /**
  * Turns anything thrown into the GatewayError body the contract requires. `context` holds the request's error fields
  * (see error-context.ts); the exception's own extra fields win over them.
  */
 export function toErrorResponse(error: unknown, context?: Record<string, unknown>): ErrorResponse {
-  const eventId = randomUUID();
+  const eventId = eventIdOf(error);
   let status = 500;
   let code = 'internal_error';
   let message = 'Internal server error';

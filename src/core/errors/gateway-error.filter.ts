@@ -5,7 +5,7 @@ import { clip } from '../http/echo.js';
 import type { RouteTable } from '../http/route-table.js';
 import { GatewayException } from './gateway.exception.js';
 import './error-context.js';
-import { toErrorResponse } from './error-response.js';
+import { toErrorResponse, type ErrorResponse } from './error-response.js';
 
 /** Nest's router raises `Cannot <METHOD> <url>` for requests no route matched. */
 function isRouterNotFound(exception: unknown): boolean {
@@ -25,11 +25,17 @@ export function routeMissError(method: string, url: string, routes: RouteTable):
 }
 
 /**
- * Sends a GatewayError for anything thrown and logs every error response with the same event_id the client got (the
- * contract: "also in the log line"): warn for 4xx, error for 5xx, with the stack when the failure was unexpected.
+ * The log line of an error response, wherever it is rendered (this filter, a JSON-RPC envelope, an SSE error event):
+ * the event_id the client got, at warn for 4xx and error for 5xx, with the stack when the failure was unexpected.
  */
-export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Logger): void {
-  const response = toErrorResponse(exception, request.errorFields);
+export function logErrorResponse(
+  logger: Logger,
+  request: FastifyRequest,
+  response: Pick<ErrorResponse, 'status' | 'unexpected'> & {
+    body: { event_id: string; error: { code: string; message: string } };
+  },
+  exception: unknown,
+): void {
   const log = {
     event_id: response.body.event_id,
     req_id: request.id,
@@ -39,6 +45,15 @@ export function sendError(exception: unknown, request: FastifyRequest, reply: Fa
   if (response.unexpected) logger.error({ ...log, err: exception }, 'unexpected error');
   else if (response.status >= 500) logger.error(log, response.body.error.message);
   else logger.warn(log, response.body.error.message);
+}
+
+/**
+ * Sends a GatewayError for anything thrown and logs every error response with the same event_id the client got (the
+ * contract: "also in the log line"): warn for 4xx, error for 5xx, with the stack when the failure was unexpected.
+ */
+export function sendError(exception: unknown, request: FastifyRequest, reply: FastifyReply, logger: Logger): void {
+  const response = toErrorResponse(exception, request.errorFields);
+  logErrorResponse(logger, request, response, exception);
   if (reply.sent || reply.raw.headersSent) return;
   void reply.status(response.status).headers(response.headers).send(response.body);
 }

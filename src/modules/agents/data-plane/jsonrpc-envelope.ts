@@ -1,4 +1,5 @@
 import { toErrorResponse, type GatewayErrorBody } from '../../../core/errors/error-response.js';
+import { clip } from '../../../core/http/echo.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { RPC } from './a2a-wire.js';
 
@@ -52,7 +53,7 @@ export function invalidRequest(message: string, param = 'body'): GatewayExceptio
 }
 
 export function methodNotFound(method: string): GatewayException {
-  return new GatewayException(404, 'jsonrpc_method_not_found', `Unknown A2A v1 method ${method}`, {
+  return new GatewayException(404, 'jsonrpc_method_not_found', `Unknown A2A v1 method ${clip(method)}`, {
     param: 'method',
     reason: 'caller_invalid_request',
   });

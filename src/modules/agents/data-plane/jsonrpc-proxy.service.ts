@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { eventIdOf } from '../../../core/errors/error-response.js';
+import { logErrorResponse } from '../../../core/errors/gateway-error.filter.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
@@ -86,7 +88,10 @@ export class JsonRpcProxyService {
       const code =
         err instanceof GatewayException && err.code === 'invalid_jsonrpc_request' ? RPC.invalidRequest : undefined;
       if (reply.sent || reply.raw.headersSent) {
-        this.logger.warn({ err, agent: name, method }, 'agent JSON-RPC call failed after the response started');
+        this.logger.warn(
+          { err, event_id: eventIdOf(err), agent: name, method },
+          'agent JSON-RPC call failed after the response started',
+        );
         return;
       }
       this.fail(reply, rpc, err, code);
@@ -287,8 +292,7 @@ export class JsonRpcProxyService {
 
   private fail(reply: FastifyReply, rpc: RpcCall, err: unknown, code?: number): void {
     const out = rpcErrorReply(rpc.id, err, rpc.errorFields, code);
-    if (out.unexpected)
-      this.logger.error({ err, event_id: out.body.error.data.event_id }, 'agent JSON-RPC call failed');
+    logErrorResponse(this.logger, reply.request, { ...out, body: out.body.error.data }, err);
     this.history.record({
       agent_name: rpc.name,
       operation: rpc.method,

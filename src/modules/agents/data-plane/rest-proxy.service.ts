@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { clip } from '../../../core/http/echo.js';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
@@ -48,7 +49,7 @@ export class RestProxyService {
       throw new GatewayException(
         404,
         'route_not_found',
-        `${request.method} /${rawPath} is not an A2A v1 HTTP+JSON operation`,
+        `${clip(request.method, 20)} /${clip(rawPath)} is not an A2A v1 HTTP+JSON operation`,
       );
     }
     const queryIndex = request.url.indexOf('?');
@@ -60,7 +61,7 @@ export class RestProxyService {
       this.record(rest, view.status, false, request.body, view.body, { task_id: route.taskId }, view.body);
       if (reply.sent || reply.raw.headersSent) {
         this.logger.warn(
-          { err, agent: name, operation: route.operation },
+          { err, event_id: view.body.event_id, agent: name, operation: route.operation },
           'agent REST call failed after the response started',
         );
         return;
