@@ -36,6 +36,9 @@ function fieldWithNul(params: unknown, query: unknown): { param: string; where: 
  */
 export function registerNulCheck(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, _reply, done) => {
+    // The HTTP parser refuses a raw NUL byte in the request line, so a decoded NUL can only come from `%00`: one scan
+    // of the raw URL spares every other request the walk over its parameters.
+    if (!request.url.includes('%00')) return done();
     const found = fieldWithNul(request.params, request.query);
     if (!found) return done();
     done(GatewayException.validation(found.param, `${found.where} must not contain a NUL character`));
