@@ -3,7 +3,7 @@ import { DEFAULT_MAX_ITEM_LENGTH, DEFAULT_MAX_LIST_ITEMS } from './input-limits.
 
 /**
  * An optional field: absent is fine, `null` is not (it is validated, fails and is reported as "must not be null").
- * Use it instead of class-validator's `@IsOptional()`, which lets `null` through to services and NOT NULL columns.
+ * Use it instead of class-validator's IsOptional, which lets `null` through to services and NOT NULL columns.
  */
 export function IsOptionalNonNull(options?: ValidationOptions): PropertyDecorator {
   return ValidateIf((_object: object, value: unknown) => value !== undefined, options);
