@@ -169,7 +169,7 @@ describe(`agent registration (${RUN_MODE})`, () => {
       [
         'bad SecretValue reference in a header',
         () => ({ ...base(), name: 'x', runtime_auth: { type: 'headers', headers: { 'X-Key': 'env.not valid' } } }),
-        'runtime_auth.headers',
+        'runtime_auth.headers.X-Key',
       ],
       [
         'oauth without client_id',

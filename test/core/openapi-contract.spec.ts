@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { getSchemaPath, type OpenAPIObject } from '@nestjs/swagger';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineApp } from '../../src/cli/cli-app.js';
 import { buildOpenApiDocument } from '../../src/core/openapi/openapi.js';
@@ -192,5 +193,55 @@ describe('OpenAPI schema names follow the contract', () => {
       content: Record<string, { schema: Schema }>;
     };
     expect(refName(rotated.content['application/json']?.schema)).toBe('VirtualKeyOperationResponse');
+  });
+});
+
+describe('the committed OpenAPI document (openapi/openapi.json)', () => {
+  const committed = JSON.parse(readFileSync(join(import.meta.dirname, '../../openapi/openapi.json'), 'utf8')) as {
+    paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema?: any }> }>>;
+    components: { schemas: Record<string, { properties?: Record<string, { type?: string }> }> };
+  };
+  const operations = Object.entries(committed.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ path, method, op })),
+  );
+
+  it('is a valid OpenAPI 3 document (schema validator)', async () => {
+    const result = await new Validator().validate(committed);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('declares every path template variable as a path parameter of each operation', () => {
+    const missing = operations.flatMap(({ path, method, op }) =>
+      [...path.matchAll(/\{([^}]+)\}/g)]
+        .map((m) => m[1]!)
+        .filter((name) => !(op.parameters ?? []).some((p) => p.in === 'path' && p.name === name))
+        .map((name) => `${method.toUpperCase()} ${path}: {${name}}`),
+    );
+    expect(operations.length).toBeGreaterThan(40);
+    expect(missing).toEqual([]);
+  });
+
+  it('types limit and offset as bounded integers on every list', () => {
+    const paging = operations.flatMap(({ op }) =>
+      (op.parameters ?? []).filter((p) => p.in === 'query' && (p.name === 'limit' || p.name === 'offset')),
+    );
+    expect(paging.length).toBeGreaterThanOrEqual(8);
+    for (const p of paging) {
+      expect(p.schema, p.name).toMatchObject({
+        type: 'integer',
+        minimum: expect.any(Number),
+        maximum: expect.any(Number),
+      });
+      expect(p.schema.maximum).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER);
+    }
+  });
+
+  it('types team_id as a nullable string wherever it appears', () => {
+    const teamIds = Object.entries(committed.components.schemas)
+      .filter(([, schema]) => schema.properties?.team_id)
+      .map(([name, schema]) => [name, schema.properties!.team_id!.type]);
+    expect(teamIds.length).toBeGreaterThanOrEqual(4);
+    expect(teamIds.filter(([, type]) => type !== 'string')).toEqual([]);
   });
 });

@@ -516,7 +516,7 @@ describe(`secrets (${RUN_MODE})`, () => {
         [{ token: { type: 'vault', ref: 'env.X' } }, 'upstream.auth.token'],
         [{ token: { type: 'plain_text', value: 'v', surprise: 1 } }, 'upstream.auth.token'],
         [{}, 'upstream.auth.token'],
-        [{ token: 'ok', headers: { 'X-A': 'vault.onlymount' } }, 'upstream.auth.headers'],
+        [{ token: 'ok', headers: { 'X-A': 'vault.onlymount' } }, 'upstream.auth.headers.X-A'],
         [{ token: 'ok', headers: {} }, 'upstream.auth.headers'],
         [{ token: REDACTED }, 'upstream.auth.token'],
       ];

@@ -1,31 +1,17 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { IntegerQuery } from '../validation/integer-query.decorator.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
+/** Deepest page start accepted: far beyond any list we keep, well inside int4 and Number.MAX_SAFE_INTEGER. */
+export const MAX_PAGE_OFFSET = 1_000_000_000;
 
-/** `limit` (default 50, 1–1000) and `offset` (≥ 0): the paging query of every list (decisions.md, Lists). */
+/** `limit` (default 50, 1–1000) and `offset` (0–1e9): the paging query of every list (decisions.md, Lists). */
 export class PageQueryDto {
-  @ApiPropertyOptional({
-    type: Number,
-    minimum: 1,
-    maximum: MAX_PAGE_SIZE,
-    default: DEFAULT_PAGE_SIZE,
-    description: 'Page size',
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
+  @IntegerQuery({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Page size' })
   limit?: number;
 
-  @ApiPropertyOptional({ type: Number, minimum: 0, default: 0, description: 'Number of items to skip' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'offset must be an integer' })
-  @Min(0)
+  @IntegerQuery({ minimum: 0, maximum: MAX_PAGE_OFFSET, default: 0, description: 'Number of items to skip' })
   offset?: number;
 }
 

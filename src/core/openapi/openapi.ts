@@ -39,6 +39,34 @@ function addDefaultErrors(document: OpenAPIObject): void {
   }
 }
 
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/**
+ * Declares every `{name}` of a path template that its operations do not: a wildcard route (`rest/*`, which the
+ * swagger module writes as `{path}`) has no `@Param` to document it, and OpenAPI requires each template variable to
+ * be a declared path parameter.
+ */
+function declarePathParameters(document: OpenAPIObject): void {
+  for (const [path, pathItem] of Object.entries(document.paths)) {
+    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    for (const method of HTTP_METHODS) {
+      const operation = (pathItem as Record<string, { parameters?: Array<{ name: string; in: string }> }>)[method];
+      if (!operation) continue;
+      const parameters = (operation.parameters ??= []);
+      for (const name of names) {
+        if (parameters.some((p) => p.in === 'path' && p.name === name)) continue;
+        parameters.push({
+          name,
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+          description: name === 'path' ? 'The rest of the URL path, slashes included' : `Path parameter ${name}`,
+        } as { name: string; in: string });
+      }
+    }
+  }
+}
+
 /** Builds the OpenAPI document from the running application, sorted so the committed file diffs cleanly. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -80,6 +108,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
   addDefaultErrors(document);
+  declarePathParameters(document);
   return sortKeys(document) as OpenAPIObject;
 }
 

@@ -1,18 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsBoolean,
-  IsNotIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsNotIn, IsObject, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { IsHttpUrl } from './is-http-url.decorator.js';
 import { UpstreamAuthDto } from './upstream-auth.dto.js';
+import { IsOptionalNonNull, IsStringList } from '../../../core/validation/field.decorators.js';
 
 export const AGENT_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** Names that would collide with sibling routes under /api/agents. */
@@ -39,6 +30,7 @@ export class CreateAgentDto {
   @ApiProperty({
     type: String,
     format: 'uri',
+    maxLength: 2048,
     description: 'Absolute http(s) URL of the upstream A2A v1 Agent Card, without user info.',
     example: 'https://agent.example.com/.well-known/agent-card.json',
   })
@@ -46,7 +38,7 @@ export class CreateAgentDto {
   agent_card_url: string;
 
   @ApiPropertyOptional({ type: Boolean, default: true, description: 'Disabled agents are not fetched nor served.' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsBoolean()
   enabled?: boolean;
 
@@ -55,7 +47,7 @@ export class CreateAgentDto {
     default: false,
     description: 'When true, any valid virtual key may access the agent without an explicit grant.',
   })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsBoolean()
   allow_by_default?: boolean;
 
@@ -64,7 +56,7 @@ export class CreateAgentDto {
     default: false,
     description: 'Forward the credential accepted by the gateway to the upstream agent.',
   })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsBoolean()
   forward_accepted_credential?: boolean;
 
@@ -73,61 +65,75 @@ export class CreateAgentDto {
     default: false,
     description: 'Lets the forwarded credential override the configured upstream authentication.',
   })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsBoolean()
   forward_accepted_credential_overrides_auth?: boolean;
 
   @ApiPropertyOptional({ type: UpstreamAuthDto, description: 'Authentication used to fetch the Agent Card.' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsObject()
   @ValidateNested()
   @Type(() => UpstreamAuthDto)
   discovery_auth?: UpstreamAuthDto;
 
   @ApiPropertyOptional({ type: UpstreamAuthDto, description: 'Authentication used for A2A calls to the agent.' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsObject()
   @ValidateNested()
   @Type(() => UpstreamAuthDto)
   runtime_auth?: UpstreamAuthDto;
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: 64 },
+    maxItems: 1000,
     description: 'Virtual key IDs granted access. Empty, duplicate and unknown IDs are rejected.',
   })
   // Items are checked in the service so the error names the index (`virtual_key_ids[1]`).
-  @IsOptional()
-  @IsArray()
+  @IsOptionalNonNull()
+  @IsStringList({ maxItems: 1000, maxLength: 64, nonEmpty: false })
   virtual_key_ids?: string[];
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: 2048 },
+    maxItems: 100,
     description:
       'A2A extension URIs enabled for upstream requests: absolute, unique, declared by the card; every extension the card marks required must be listed.',
   })
-  @IsOptional()
-  @IsArray()
+  @IsOptionalNonNull()
+  @IsStringList({ maxItems: 100, maxLength: 2048, nonEmpty: false })
   extension_uris?: string[];
 }
 
 /** PUT body: the whole registration. `name` may be omitted; when present it must equal the path name. */
 @ApiSchema({ name: 'AgentUpdateRequest' })
 export class UpdateAgentDto extends OmitType(CreateAgentDto, ['name'] as const) {
-  @ApiPropertyOptional({ type: String, description: 'Must equal the name in the path (renaming is not supported).' })
-  @IsOptional()
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 255,
+    description: 'Must equal the name in the path (renaming is not supported).',
+  })
+  @IsOptionalNonNull()
   @IsString()
+  @MaxLength(255)
   name?: string;
 }
 
 /** Body of POST /api/agents/inspect. */
 @ApiSchema({ name: 'AgentInspectRequest' })
 export class InspectAgentDto {
-  @ApiProperty({ type: String, format: 'uri', description: 'Absolute http(s) Agent Card URL, without user info.' })
+  @ApiProperty({
+    type: String,
+    format: 'uri',
+    maxLength: 2048,
+    description: 'Absolute http(s) Agent Card URL, without user info.',
+  })
   @IsHttpUrl()
   agent_card_url: string;
 
   @ApiPropertyOptional({ type: UpstreamAuthDto, description: 'Authentication used to fetch the card.' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsObject()
   @ValidateNested()
   @Type(() => UpstreamAuthDto)

@@ -1,8 +1,12 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 
+/** Longest URL accepted (what browsers and most servers support). */
+export const MAX_URL_LENGTH = 2048;
+
 /** Why `value` is not an absolute http(s) URL with a host and without user info, or undefined when it is one. */
 export function httpUrlProblem(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length === 0) return 'must be a non-empty string';
+  if (value.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
   let url: URL;
   try {
     url = new URL(value);

@@ -1,13 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  IsArray,
   IsBoolean,
   IsIn,
   IsNotEmpty,
   IsObject,
-  IsOptional,
   IsString,
+  MaxLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
@@ -16,28 +15,38 @@ import type { SecretInput } from '../../../core/secrets/secret-value.js';
 import { AUTH_TYPES, type UpstreamAuthType } from '../entities/agent.entity.js';
 import { IsHttpUrl } from './is-http-url.decorator.js';
 
+/** Longest PEM value (a CA bundle of a few dozen certificates). */
+const MAX_PEM_LENGTH = 65_536;
+import { IsOptionalNonNull, IsStringList } from '../../../core/validation/field.decorators.js';
+
 @ApiSchema({ name: 'AgentUpstreamOAuthConfig' })
 export class UpstreamOAuthDto {
   @ApiPropertyOptional({
     type: String,
+    maxLength: 2048,
     description:
       'Authorization server issuer; its token endpoint is read from `<provider_url>/.well-known/oauth-authorization-server`.',
     example: 'https://auth.example.com',
   })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsHttpUrl()
   provider_url?: string;
 
   @ApiPropertyOptional({
     type: String,
+    maxLength: 2048,
     description: 'OAuth authorization server (or OpenID) metadata document URL; its `token_endpoint` is used.',
   })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsHttpUrl()
   discovery_url?: string;
 
-  @ApiPropertyOptional({ type: String, description: 'Token endpoint (takes precedence over discovery).' })
-  @IsOptional()
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 2048,
+    description: 'Token endpoint (takes precedence over discovery).',
+  })
+  @IsOptionalNonNull()
   @IsHttpUrl()
   token_url?: string;
 
@@ -47,40 +56,57 @@ export class UpstreamOAuthDto {
   @SecretValueProperty({ description: 'OAuth client secret (SecretValue).' })
   client_secret: SecretInput;
 
-  @ApiPropertyOptional({ type: [String], description: 'Scopes requested (sent space-separated as `scope`).' })
-  @IsOptional()
-  @IsArray()
-  @IsString({ each: true })
-  @IsNotEmpty({ each: true })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: 256 },
+    maxItems: 100,
+    description: 'Scopes requested (sent space-separated as `scope`).',
+  })
+  @IsOptionalNonNull()
+  @IsStringList({ maxItems: 100, maxLength: 256 })
   scopes?: string[];
 
-  @ApiPropertyOptional({ type: String, description: 'RFC 8707 resource indicator sent as `resource`.' })
-  @IsOptional()
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 2048,
+    description: 'RFC 8707 resource indicator sent as `resource`.',
+  })
+  @IsOptionalNonNull()
   @IsString()
   @IsNotEmpty()
+  @MaxLength(2048)
   resource?: string;
 }
 
 @ApiSchema({ name: 'AgentUpstreamTLSConfig' })
 export class UpstreamTlsDto {
   @ApiPropertyOptional({ type: Boolean, description: 'Skip verification of the upstream certificate (testing only).' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsBoolean()
   insecure_skip_verify?: boolean;
 
   @SecretValueProperty({
     description: 'PEM CA bundle trusted for the upstream (replaces the system roots).',
     required: false,
+    maxLength: MAX_PEM_LENGTH,
   })
-  @IsOptional()
+  @IsOptionalNonNull()
   ca_cert_pem?: SecretInput;
 
-  @SecretValueProperty({ description: 'PEM client certificate for mutual TLS (with client_key_pem).', required: false })
-  @IsOptional()
+  @SecretValueProperty({
+    description: 'PEM client certificate for mutual TLS (with client_key_pem).',
+    required: false,
+    maxLength: MAX_PEM_LENGTH,
+  })
+  @IsOptionalNonNull()
   client_cert_pem?: SecretInput;
 
-  @SecretValueProperty({ description: 'PEM private key of the client certificate.', required: false })
-  @IsOptional()
+  @SecretValueProperty({
+    description: 'PEM private key of the client certificate.',
+    required: false,
+    maxLength: MAX_PEM_LENGTH,
+  })
+  @IsOptionalNonNull()
   client_key_pem?: SecretInput;
 }
 
@@ -114,23 +140,23 @@ export class UpstreamAuthDto {
   oauth?: UpstreamOAuthDto;
 
   @ApiPropertyOptional({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: 256 },
+    maxItems: 100,
     description:
       "Names of the card's `securitySchemes` this credential satisfies; together they must cover one entry of the card's `securityRequirements`.",
   })
-  @IsOptional()
-  @IsArray()
-  @IsString({ each: true })
-  @IsNotEmpty({ each: true })
+  @IsOptionalNonNull()
+  @IsStringList({ maxItems: 100, maxLength: 256 })
   security_schemes?: string[];
 
   @ApiPropertyOptional({ type: Boolean, description: 'Marks a hand-tuned configuration (stored and echoed).' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsBoolean()
   advanced?: boolean;
 
   @ApiPropertyOptional({ type: UpstreamTlsDto, description: 'TLS options for this phase.' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsObject()
   @ValidateNested()
   @Type(() => UpstreamTlsDto)

@@ -1,16 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsString, MaxLength } from 'class-validator';
 import { PageQueryDto, PaginationDto } from '../../../../core/http/paging.dto.js';
+import { IsOptionalNonNull } from '../../../../core/validation/field.decorators.js';
 
 export class PushConfigQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ type: String, description: 'Only configs of this agent' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @MaxLength(255)
   agent_name?: string;
 
   @ApiPropertyOptional({ type: String, description: 'Only configs of this A2A task' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @MaxLength(1024)
   task_id?: string;

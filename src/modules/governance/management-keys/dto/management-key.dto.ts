@@ -1,15 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 import { RFC3339 } from '../../shared/ids.js';
+import { IsNullable, IsOptionalNonNull, IsStringList } from '../../../../core/validation/field.decorators.js';
+
+/** Most scopes a key holds (there are far fewer distinct permissions). */
+const MAX_SCOPES = 200;
 
 @ApiSchema({ name: 'ManagementKeyCreateRequest' })
 export class CreateManagementKeyDto {
@@ -24,15 +19,15 @@ export class CreateManagementKeyDto {
     description:
       'Permissions of the key, each `Resource:Operation`. Enterprise: at most the creator’s own permissions.',
     example: ['AgentGateway:View'],
-    maxItems: 200,
+    maxItems: MAX_SCOPES,
   })
-  @IsArray()
-  @ArrayMaxSize(200)
+  @IsStringList({ maxItems: MAX_SCOPES, maxLength: 128 })
   scopes: unknown[];
 
   @ApiPropertyOptional({ format: 'date-time', description: 'RFC 3339 expiry, in the future; absent: never expires' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
+  @MaxLength(64)
   @Matches(RFC3339, { message: 'expires_at must be an RFC 3339 date-time' })
   expires_at?: string;
 }
@@ -41,21 +36,21 @@ export class CreateManagementKeyDto {
 @ApiSchema({ name: 'ManagementKeyUpdateRequest' })
 export class UpdateManagementKeyDto {
   @ApiPropertyOptional({ maxLength: 255 })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
   name?: string;
 
-  @ApiPropertyOptional({ type: [String], description: 'Replaces the scopes', maxItems: 200 })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(200)
+  @ApiPropertyOptional({ type: [String], description: 'Replaces the scopes', maxItems: MAX_SCOPES })
+  @IsOptionalNonNull()
+  @IsStringList({ maxItems: MAX_SCOPES, maxLength: 128 })
   scopes?: unknown[];
 
   @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String, description: 'RFC 3339, or null' })
-  @ValidateIf((o: UpdateManagementKeyDto) => o.expires_at !== null && o.expires_at !== undefined)
+  @IsNullable()
   @IsString()
+  @MaxLength(64)
   @Matches(RFC3339, { message: 'expires_at must be an RFC 3339 date-time' })
   expires_at?: string | null;
 }

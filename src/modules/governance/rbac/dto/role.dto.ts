@@ -1,5 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsOptionalNonNull, IsStringList } from '../../../../core/validation/field.decorators.js';
+
+/** Most permissions a role grants (there are far fewer distinct permissions). */
+const MAX_PERMISSIONS = 200;
 
 @ApiSchema({ name: 'RoleCreateRequest' })
 export class CreateRoleDto {
@@ -10,7 +14,7 @@ export class CreateRoleDto {
   name: string;
 
   @ApiPropertyOptional({ description: 'What the role is for', maxLength: 1000 })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @MaxLength(1000)
   description?: string;
@@ -19,10 +23,9 @@ export class CreateRoleDto {
     type: [String],
     description: 'Granted permissions, each `Resource:Operation` (Operation is View, Create, Update or Delete)',
     example: ['AgentGateway:View', 'AgentGateway:Create'],
-    maxItems: 200,
+    maxItems: MAX_PERMISSIONS,
   })
-  @IsArray()
-  @ArrayMaxSize(200)
+  @IsStringList({ maxItems: MAX_PERMISSIONS, maxLength: 128 })
   permissions: unknown[];
 }
 
@@ -30,14 +33,14 @@ export class CreateRoleDto {
 @ApiSchema({ name: 'RoleUpdateRequest' })
 export class UpdateRoleDto {
   @ApiPropertyOptional({ description: 'Unique role name', maxLength: 255 })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
   name?: string;
 
   @ApiPropertyOptional({ description: 'What the role is for', maxLength: 1000 })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @MaxLength(1000)
   description?: string;
@@ -45,11 +48,10 @@ export class UpdateRoleDto {
   @ApiPropertyOptional({
     type: [String],
     description: 'Replaces the granted permissions, each `Resource:Operation`',
-    maxItems: 200,
+    maxItems: MAX_PERMISSIONS,
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(200)
+  @IsOptionalNonNull()
+  @IsStringList({ maxItems: MAX_PERMISSIONS, maxLength: 128 })
   permissions?: unknown[];
 }
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsEmail, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsEmail, IsNotEmpty, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { IsNullable, IsOptionalNonNull } from '../../../../core/validation/field.decorators.js';
 
 @ApiSchema({ name: 'UserCreateRequest' })
 export class CreateUserDto {
@@ -14,13 +15,14 @@ export class CreateUserDto {
   @MaxLength(320)
   email: string;
 
-  @ApiProperty({ description: 'Role granting the user its permissions', format: 'uuid' })
+  @ApiProperty({ description: 'Role granting the user its permissions', format: 'uuid', maxLength: 64 })
   @IsString()
   @IsNotEmpty()
+  @MaxLength(64)
   role_id: string;
 
-  @ApiPropertyOptional({ description: 'Team the user belongs to', format: 'uuid', nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ description: 'Team the user belongs to', type: String, format: 'uuid', nullable: true })
+  @IsNullable()
   @IsUUID('all', { message: 'team_id must be a UUID' })
   team_id?: string | null;
 
@@ -30,7 +32,7 @@ export class CreateUserDto {
     maxLength: 256,
     writeOnly: true,
   })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @MinLength(8)
   @MaxLength(256)
@@ -41,31 +43,37 @@ export class CreateUserDto {
 @ApiSchema({ name: 'UserUpdateRequest' })
 export class UpdateUserDto {
   @ApiPropertyOptional({ description: 'Display name', maxLength: 255 })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
   name?: string;
 
   @ApiPropertyOptional({ description: 'Login email, unique (case-insensitive)', format: 'email', maxLength: 320 })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsEmail({}, { message: 'email must be an email address' })
   @MaxLength(320)
   email?: string;
 
-  @ApiPropertyOptional({ description: 'Role granting the user its permissions', format: 'uuid' })
-  @IsOptional()
+  @ApiPropertyOptional({ description: 'Role granting the user its permissions', format: 'uuid', maxLength: 64 })
+  @IsOptionalNonNull()
   @IsString()
   @IsNotEmpty()
+  @MaxLength(64)
   role_id?: string;
 
-  @ApiPropertyOptional({ description: 'Team the user belongs to; null clears it', format: 'uuid', nullable: true })
-  @ValidateIf((o: UpdateUserDto) => o.team_id !== null && o.team_id !== undefined)
+  @ApiPropertyOptional({
+    description: 'Team the user belongs to; null clears it',
+    type: String,
+    format: 'uuid',
+    nullable: true,
+  })
+  @IsNullable()
   @IsUUID('all', { message: 'team_id must be a UUID' })
   team_id?: string | null;
 
   @ApiPropertyOptional({ description: 'New password (write-only)', minLength: 8, maxLength: 256, writeOnly: true })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @MinLength(8)
   @MaxLength(256)

@@ -1,21 +1,18 @@
 import { PaginationDto } from '../../../../core/http/paging.dto.js';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import {
-  ArrayMaxSize,
   ArrayNotEmpty,
   ArrayUnique,
-  IsArray,
   IsBoolean,
   IsNotEmpty,
-  IsOptional,
   IsString,
   IsUUID,
   Matches,
   MaxLength,
-  ValidateIf,
 } from 'class-validator';
 import { DURATION_PATTERN } from '../../../../core/config/gateway-config.js';
 import { RFC3339 } from '../../shared/ids.js';
+import { IsNullable, IsOptionalNonNull, IsStringList } from '../../../../core/validation/field.decorators.js';
 
 @ApiSchema({ name: 'VirtualKeyCreateRequest' })
 export class CreateVirtualKeyDto {
@@ -26,29 +23,30 @@ export class CreateVirtualKeyDto {
   name: string;
 
   @ApiPropertyOptional({ maxLength: 1000 })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @MaxLength(1000)
   description?: string;
 
   @ApiPropertyOptional({ default: true, description: 'An inactive key is refused with 403 virtual_key_blocked' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsBoolean()
   is_active?: boolean;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'RFC 3339 expiry, in the future; absent: never expires' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
+  @MaxLength(64)
   @Matches(RFC3339, { message: 'expires_at must be an RFC 3339 date-time' })
   expires_at?: string;
 
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String })
-  @IsOptional()
+  @IsNullable()
   @IsUUID('all', { message: 'team_id must be a UUID' })
   team_id?: string | null;
 
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String })
-  @IsOptional()
+  @IsNullable()
   @IsUUID('all', { message: 'customer_id must be a UUID' })
   customer_id?: string | null;
 }
@@ -57,36 +55,37 @@ export class CreateVirtualKeyDto {
 @ApiSchema({ name: 'VirtualKeyUpdateRequest' })
 export class UpdateVirtualKeyDto {
   @ApiPropertyOptional({ maxLength: 255 })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
   name?: string;
 
   @ApiPropertyOptional({ maxLength: 1000 })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
   @MaxLength(1000)
   description?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsBoolean()
   is_active?: boolean;
 
   @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String })
-  @ValidateIf((o: UpdateVirtualKeyDto) => o.expires_at !== null && o.expires_at !== undefined)
+  @IsNullable()
   @IsString()
+  @MaxLength(64)
   @Matches(RFC3339, { message: 'expires_at must be an RFC 3339 date-time' })
   expires_at?: string | null;
 
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String })
-  @ValidateIf((o: UpdateVirtualKeyDto) => o.team_id !== null && o.team_id !== undefined)
+  @IsNullable()
   @IsUUID('all', { message: 'team_id must be a UUID' })
   team_id?: string | null;
 
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String })
-  @ValidateIf((o: UpdateVirtualKeyDto) => o.customer_id !== null && o.customer_id !== undefined)
+  @IsNullable()
   @IsUUID('all', { message: 'customer_id must be a UUID' })
   customer_id?: string | null;
 }
@@ -97,8 +96,9 @@ export class RotateVirtualKeyDto {
     description: 'How long the old value keeps working (`30s`, `5m`, `1h`); absent: it stops at once',
     example: '5m',
   })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsString()
+  @MaxLength(32)
   @Matches(DURATION_PATTERN, { message: 'grace_period must be a duration such as 30s, 5m or 1h' })
   grace_period?: string;
 }
@@ -106,9 +106,8 @@ export class RotateVirtualKeyDto {
 @ApiSchema({ name: 'VirtualKeyBulkRotateRequest' })
 export class BulkRotateVirtualKeysDto extends RotateVirtualKeyDto {
   @ApiProperty({ type: [String], description: 'Virtual key ids; all are rotated or none', maxItems: 1000 })
-  @IsArray()
+  @IsStringList({ maxItems: 1000, maxLength: 64 })
   @ArrayNotEmpty()
-  @ArrayMaxSize(1000)
   @ArrayUnique({ message: 'ids must not contain duplicates' })
   ids: unknown[];
 }

@@ -1,0 +1,451 @@
+import { readFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/core/errors/error-catalogue.js';
+import { ADMIN_BASIC, authEnabledConfig, bearer } from '../auth/auth-helpers.js';
+import { startA2aAgent, type A2aAgent } from '../helpers/a2a-agent.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { RUN_MODE } from '../helpers/test-env.js';
+
+/**
+ * The bad-input sweep (issue 8, PROOF): one pass of hostile input over every operation of the committed OpenAPI
+ * document, authenticated so requests reach validation. Every answer must be below 500, every error body a
+ * GatewayError with a catalogued code, and every 400's `error.param` a field the operation declares (or `body`).
+ */
+
+interface Schema {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  additionalProperties?: Schema | boolean;
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  nullable?: boolean;
+}
+interface Parameter {
+  name: string;
+  in: string;
+  schema?: Schema;
+}
+interface Operation {
+  method: string;
+  path: string;
+  id: string;
+  parameters: Parameter[];
+  body?: Schema;
+  security: string[];
+}
+interface Case {
+  op: Operation;
+  label: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+interface Answer {
+  status: number;
+  text: string;
+}
+
+const document = JSON.parse(readFileSync(join(import.meta.dirname, '../../openapi/openapi.json'), 'utf8')) as {
+  paths: Record<string, Record<string, any>>;
+  components: { schemas: Record<string, Schema> };
+};
+
+function resolve(schema: Schema | undefined): Schema | undefined {
+  if (!schema) return undefined;
+  if (schema.$ref) return resolve(document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]);
+  if (schema.allOf?.length === 1) return resolve(schema.allOf[0]);
+  return schema;
+}
+
+function operations(): Operation[] {
+  const ops: Operation[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      ops.push({
+        method: method.toUpperCase(),
+        path,
+        id: `${method.toUpperCase()} ${path}`,
+        parameters: op.parameters ?? [],
+        body: resolve(op.requestBody?.content?.['application/json']?.schema),
+        security: (op.security ?? []).flatMap((s: Record<string, unknown>) => Object.keys(s)),
+      });
+    }
+  }
+  return ops;
+}
+
+/** Every field path the body schema declares: `a`, `a.b`, `a.list[]`, `a.map.*` (a map's entries). */
+function fieldPaths(schema: Schema | undefined, prefix = '', out = new Set<string>(), depth = 0): Set<string> {
+  const s = resolve(schema);
+  if (!s || depth > 6) return out;
+  for (const [name, child] of Object.entries(s.properties ?? {})) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    out.add(path);
+    fieldPaths(child, path, out, depth + 1);
+  }
+  for (const name of s.required ?? []) out.add(prefix ? `${prefix}.${name}` : name);
+  for (const variant of s.oneOf ?? []) fieldPaths(variant, prefix, out, depth + 1);
+  if (s.items && prefix) {
+    out.add(`${prefix}[]`);
+    fieldPaths(s.items, `${prefix}[]`, out, depth + 1);
+  }
+  if (s.additionalProperties && typeof s.additionalProperties === 'object' && prefix) {
+    out.add(`${prefix}.*`);
+    fieldPaths(s.additionalProperties, `${prefix}.*`, out, depth + 1);
+  }
+  return out;
+}
+
+/** True when `param` names a field of the operation: a parameter, a body field path, or the body itself. */
+function namesAField(op: Operation, param: string | undefined): boolean {
+  if (param === undefined) return false;
+  if (param === 'body' || op.parameters.some((p) => p.name === param)) return true;
+  const normalized = param.replace(/\[\d+\]/g, '[]');
+  const fields = fieldPaths(op.body);
+  if (fields.has(normalized)) return true;
+  // A map entry (`headers.X-Custom`) matches `headers.*`.
+  return [...fields].some(
+    (f) => f.includes('*') && new RegExp(`^${f.replace(/[.[\]]/g, '\\$&').replace('\\.*', '\\.[^.]+')}$`).test(param),
+  );
+}
+
+/**
+ * An unknown field the request sent is named itself (docs/errors.md: the field at fault), with the message saying
+ * so; the object holding it must be the body or a declared field.
+ */
+function namesAnUnknownField(op: Operation, param: string | undefined, message: string): boolean {
+  if (!param || message !== `${param} is not a known field`) return false;
+  const parent = param.includes('.') ? param.slice(0, param.lastIndexOf('.')) : 'body';
+  return namesAField(op, parent);
+}
+
+interface Fixtures {
+  agentName: string;
+  agentCardUrl: string;
+  virtualKey: string;
+  /** A second key, the target of rotate and update (rotating the first would lock the data plane out). */
+  otherVkId: string;
+  roleId: string;
+  userId: string;
+  managementKeyId: string;
+}
+
+/** A value the schema accepts, for the fields a case does not touch. */
+function sample(name: string, schema: Schema | undefined, fx: Fixtures): unknown {
+  const overrides: Record<string, unknown> = {
+    agent_card_url: fx.agentCardUrl,
+    role_id: fx.roleId,
+    ids: [fx.otherVkId],
+    email: 'sweep@example.com',
+    password: 'sweep-password-1',
+    username: 'admin',
+    name: 'sweep-agent',
+    jsonrpc: '2.0',
+    method: 'GetTask',
+  };
+  if (name in overrides) return overrides[name];
+  const s = resolve(schema);
+  if (!s) return 'sweep';
+  if (s.enum?.length) return s.enum[0];
+  if (s.oneOf?.length) return sample(name, s.oneOf[0], fx);
+  if (s.type === 'boolean') return true;
+  if (s.type === 'integer' || s.type === 'number') return 1;
+  if (s.type === 'array') return [];
+  if (s.type === 'object') return sampleObject(s, fx, '');
+  return s.format === 'uri' ? fx.agentCardUrl : s.format === 'date-time' ? '2999-01-01T00:00:00Z' : 'sweep';
+}
+
+/** The required fields of an object schema (plus `allow_by_default` so a PUT keeps the agent reachable). */
+function sampleObject(schema: Schema, fx: Fixtures, target: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, child] of Object.entries(schema.properties ?? {})) {
+    if (schema.required?.includes(name) || name === 'allow_by_default') out[name] = sample(name, child, fx);
+  }
+  // An upstream auth block is only checked in depth for its type: pick the one the target field belongs to.
+  if ('type' in out && schema.properties?.oauth) {
+    out.type = target.startsWith('oauth') ? 'oauth' : target.startsWith('headers') ? 'headers' : 'none';
+    if (out.type === 'oauth') out.oauth = { client_id: 'id', client_secret: 'secret', token_url: fx.agentCardUrl };
+    if (out.type === 'headers') out.headers = { 'X-Custom': 'value' };
+  }
+  return out;
+}
+
+/** A base body with `value` placed at `path` (dotted, `[0]` for array items), parents filled in from the schema. */
+function bodyWith(root: Schema, path: string, value: unknown, fx: Fixtures): Record<string, unknown> {
+  const parts = path.replace(/\[0\]/g, '.0').split('.');
+  const body = sampleObject(root, fx, path);
+  let node: any = body;
+  let schema: Schema | undefined = root;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const part = parts[i]!;
+    const rest = parts.slice(i + 1).join('.');
+    const childSchema: Schema | undefined =
+      part === '0' ? resolve(schema?.items) : resolve(schema?.properties?.[part] ?? undefined);
+    if (node[part] === undefined || typeof node[part] !== 'object' || node[part] === null) {
+      node[part] = childSchema?.type === 'array' ? [] : childSchema ? sampleObject(childSchema, fx, rest) : {};
+    } else if (childSchema?.properties?.oauth && !Array.isArray(node[part])) {
+      node[part] = sampleObject(childSchema, fx, rest);
+    }
+    node = node[part];
+    schema =
+      childSchema?.additionalProperties && typeof childSchema.additionalProperties === 'object' ? {} : childSchema;
+  }
+  node[parts[parts.length - 1]!] = value;
+  return body;
+}
+
+/** Leaf and inner field paths to mutate, with their schema (`[0]` for array items, `X-Custom` for map entries). */
+function mutationTargets(schema: Schema | undefined, prefix = '', depth = 0): Array<{ path: string; schema: Schema }> {
+  const s = resolve(schema);
+  if (!s || depth > 5) return [];
+  const out: Array<{ path: string; schema: Schema }> = [];
+  for (const [name, child] of Object.entries(s.properties ?? {})) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    const c = resolve(child) ?? {};
+    out.push({ path, schema: c });
+    if (c.properties) out.push(...mutationTargets(c, path, depth + 1));
+    if (c.items) out.push({ path: `${path}[0]`, schema: resolve(c.items) ?? {} });
+    if (c.additionalProperties && typeof c.additionalProperties === 'object') {
+      out.push({ path: `${path}.X-Custom`, schema: resolve(c.additionalProperties) ?? {} });
+    }
+  }
+  return out;
+}
+
+function wrongType(schema: Schema): unknown {
+  if (schema.type === 'string' || schema.oneOf || schema.enum) return 12345;
+  return 'not-the-right-type';
+}
+
+function hugeValue(schema: Schema): unknown {
+  if (schema.type === 'array') return Array.from({ length: 5000 }, (_, i) => `item-${i}`);
+  if (schema.type === 'integer' || schema.type === 'number') return 1e30;
+  if (schema.type === 'object' && !schema.oneOf)
+    return Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, 'v']));
+  return 'x'.repeat(100_000);
+}
+
+function pathValue(op: Operation, name: string, fx: Fixtures): string {
+  if (name === 'name') return fx.agentName;
+  if (name === 'path') return 'tasks';
+  if (name === 'vk_id') return fx.otherVkId;
+  if (name === 'id' && op.path.includes('/users/')) return fx.userId;
+  if (name === 'id' && op.path.includes('/roles/')) return fx.roleId;
+  if (name === 'id' && op.path.includes('/management-keys/')) return fx.managementKeyId;
+  return '00000000-0000-4000-8000-000000000000';
+}
+
+function fillPath(op: Operation, fx: Fixtures, override?: { name: string; raw: string }): string {
+  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    override?.name === name ? override.raw : encodeURIComponent(pathValue(op, name, fx)),
+  );
+}
+
+function authHeaders(op: Operation, fx: Fixtures): Record<string, string> {
+  if (op.security.includes('BasicAuth')) return ADMIN_BASIC;
+  if (op.security.includes('BearerAuth')) return bearer(fx.virtualKey);
+  return {};
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+const DEEP = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+const ODD_PATH_VALUES = ['x'.repeat(300), '%00', 'a%00b', '%ZZ', '..', '%2e%2e', 'a%2Fb'];
+const ODD_QUERY_VALUES = ['a\u0000b', '0x10', '1e3', '+5', ' 5', '5.0', '-1', '9'.repeat(40), '1e30', 'x'.repeat(5000)];
+
+function casesOf(op: Operation, fx: Fixtures): Case[] {
+  const cases: Case[] = [];
+  const path = fillPath(op, fx);
+  const add = (label: string, c: Partial<Case>) => cases.push({ op, label, path, ...c });
+  const hasBody = ['POST', 'PUT', 'PATCH'].includes(op.method);
+
+  for (const p of op.parameters.filter((x) => x.in === 'path')) {
+    for (const raw of ODD_PATH_VALUES)
+      add(`path ${p.name}=${raw.slice(0, 12)}`, { path: fillPath(op, fx, { name: p.name, raw }) });
+  }
+  for (const p of op.parameters.filter((x) => x.in === 'query')) {
+    for (const value of ODD_QUERY_VALUES) {
+      add(`query ${p.name}=${JSON.stringify(value.slice(0, 12))}`, {
+        path: `${path}?${p.name}=${encodeURIComponent(value)}`,
+      });
+    }
+    add(`query ${p.name} twice`, { path: `${path}?${p.name}=1&${p.name}=2` });
+  }
+  if (!hasBody) return cases;
+
+  add('malformed JSON', { headers: JSON_TYPE, body: '{"a":' });
+  add('deep nesting', { headers: JSON_TYPE, body: DEEP });
+  add('text/plain', { headers: { 'content-type': 'text/plain' }, body: '{"name":"x"}' });
+  add('form', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=x' });
+  for (const raw of ['[]', '"text"', '42', 'null', 'true']) add(`body ${raw}`, { headers: JSON_TYPE, body: raw });
+  if (!op.body?.properties) return cases;
+  const root = op.body;
+  for (const target of mutationTargets(root)) {
+    const variants: Array<[string, unknown]> = [
+      ['NUL', 'a\u0000b'],
+      ['null', null],
+      ['wrong type', wrongType(target.schema)],
+      ['huge', hugeValue(target.schema)],
+    ];
+    for (const [kind, value] of variants) {
+      add(`${kind} at ${target.path}`, {
+        headers: JSON_TYPE,
+        body: JSON.stringify(bodyWith(root, target.path, value, fx)),
+      });
+    }
+  }
+  return cases;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+
+/** One raw request (node:http sends the path as written: `..`, `%ZZ` and long segments reach the gateway). */
+function send(gw: TestApp, c: Case, fx: Fixtures): Promise<Answer> {
+  const url = new URL(gw.baseUrl);
+  return new Promise((resolvePromise) => {
+    const req = httpRequest(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method: c.op.method,
+        path: c.path,
+        headers: {
+          ...authHeaders(c.op, fx),
+          ...c.headers,
+          ...(c.body ? { 'content-length': Buffer.byteLength(c.body) } : {}),
+        },
+        timeout: 15_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolvePromise({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', (err) => resolvePromise({ status: 0, text: `request failed: ${err.message}` }));
+    if (c.body) req.write(c.body);
+    req.end();
+  });
+}
+
+interface Figures {
+  operations: number;
+  requests: number;
+  serverErrors: string[];
+  notGatewayErrors: string[];
+  wrongParams: string[];
+}
+
+function judge(c: Case, answer: Answer, figures: Figures): void {
+  const where = `${c.op.id} [${c.label}]`;
+  if (answer.status >= 500 || answer.status === 0)
+    figures.serverErrors.push(`${where}: ${answer.status} ${answer.text.slice(0, 200)}`);
+  if (answer.status < 400) return;
+  let body: any;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    body = undefined;
+  }
+  // The A2A JSON-RPC binding answers a JSON-RPC error whose `data` is the GatewayError.
+  if (c.op.path.endsWith('/jsonrpc') && body?.jsonrpc === '2.0') body = body.error?.data;
+  const isGatewayError =
+    body?.is_gateway_error === true &&
+    typeof body.event_id === 'string' &&
+    body.status_code === answer.status &&
+    typeof body.error?.code === 'string' &&
+    body.error.code in ERROR_CODES;
+  if (!isGatewayError) {
+    figures.notGatewayErrors.push(`${where}: ${answer.status} ${answer.text.slice(0, 200)}`);
+    return;
+  }
+  const param = body.error.param as string | undefined;
+  const mustName = answer.status === 400 && (body.error.code === 'validation_failed' || param !== undefined);
+  if (mustName && !namesAField(c.op, param) && !namesAnUnknownField(c.op, param, body.error.message)) {
+    figures.wrongParams.push(`${where}: param ${JSON.stringify(param)} (${body.error.message})`);
+  }
+}
+
+describe(`bad-input sweep over the OpenAPI document (${RUN_MODE})`, () => {
+  let gw: TestApp;
+  let a2a: A2aAgent;
+  let fx: Fixtures;
+  const figures: Figures = { operations: 0, requests: 0, serverErrors: [], notGatewayErrors: [], wrongParams: [] };
+
+  beforeAll(async () => {
+    a2a = await startA2aAgent();
+    gw = await startTestApp({ config: authEnabledConfig({ edition: 'enterprise' }) });
+    const http = gw.http.withHeaders(ADMIN_BASIC);
+    const agentRes = await http.post('/api/agents', {
+      name: 'sweep',
+      agent_card_url: a2a.cardUrl,
+      allow_by_default: true,
+    });
+    expect(agentRes.status, agentRes.text).toBe(201);
+    const vk = await http.post('/api/governance/virtual-keys', { name: 'sweep-data-plane' });
+    const other = await http.post('/api/governance/virtual-keys', { name: 'sweep-target' });
+    const role = await http.post('/api/governance/rbac/roles', {
+      name: 'sweep-role',
+      permissions: ['AgentGateway:View'],
+    });
+    const user = await http.post('/api/governance/users', {
+      name: 'Sweep',
+      email: 'user@example.com',
+      role_id: role.body.id,
+    });
+    const mk = await http.post('/api/management-keys', { name: 'sweep-key', scopes: [] });
+    for (const res of [vk, other, role, user, mk]) expect(res.status, res.text).toBe(201);
+    fx = {
+      agentName: 'sweep',
+      agentCardUrl: a2a.cardUrl,
+      virtualKey: vk.body.virtual_key.value,
+      otherVkId: other.body.virtual_key.id,
+      roleId: role.body.id,
+      userId: user.body.id,
+      managementKeyId: mk.body.id,
+    };
+  });
+  afterAll(async () => {
+    agent.destroy();
+    await gw?.close();
+    await a2a?.close();
+  });
+
+  it('answers every case of every operation with a GatewayError below 500 naming a declared field', async () => {
+    const ops = operations();
+    figures.operations = ops.length;
+    const cases = ops.flatMap((op) => casesOf(op, fx));
+    // DELETEs last, so the resources other cases address still exist.
+    cases.sort((a, b) => Number(a.op.method === 'DELETE') - Number(b.op.method === 'DELETE'));
+    const queue = [...cases];
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let c = queue.shift(); c; c = queue.shift()) {
+          judge(c, await send(gw, c, fx), figures);
+          figures.requests++;
+        }
+      }),
+    );
+    process.stdout.write(
+      `bad-input sweep (${RUN_MODE}): ${figures.operations} operations, ${figures.requests} requests, ` +
+        `${figures.serverErrors.length} × 5xx, ${figures.notGatewayErrors.length} non-GatewayError bodies, ` +
+        `${figures.wrongParams.length} wrong params\n`,
+    );
+    expect(figures.operations).toBe(48);
+    expect({
+      serverErrors: figures.serverErrors,
+      notGatewayErrors: figures.notGatewayErrors,
+      wrongParams: figures.wrongParams,
+    }).toEqual({ serverErrors: [], notGatewayErrors: [], wrongParams: [] });
+  }, 120_000);
+});
