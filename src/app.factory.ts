@@ -10,6 +10,7 @@ import { GatewayErrorFilter } from './core/errors/gateway-error.filter.js';
 import { createValidationPipe } from './core/errors/validation.js';
 import { registerJsonBodyParser } from './core/http/json-body-parser.js';
 import { registerHttpHooks } from './core/http/http-hooks.js';
+import { registerDrainGate } from './core/http/drain-gate.js';
 import { RouteTable } from './core/http/route-table.js';
 import { NestPinoLogger } from './core/logging/nest-logger.js';
 import { MetricsService } from './core/metrics/metrics.service.js';
@@ -55,6 +56,7 @@ export async function createGatewayApp(options: CreateAppOptions): Promise<Gatew
   await app.register(fastifyCookie);
   registerJsonBodyParser(fastify);
   registerHttpHooks(fastify, logger, app.get(MetricsService));
+  registerDrainGate(fastify);
 
   app.useGlobalFilters(new GatewayErrorFilter(logger, routes));
   app.useGlobalPipes(createValidationPipe());
