@@ -11,6 +11,7 @@ import { createValidationPipe } from './core/errors/validation.js';
 import { clientErrorHandler, frameworkErrorHandler } from './core/http/framework-errors.js';
 import { registerJsonBodyParser } from './core/http/json-body-parser.js';
 import { registerHttpHooks } from './core/http/http-hooks.js';
+import { registerDrainGate } from './core/http/drain-gate.js';
 import { MAX_PATH_PARAM_CHARS } from './core/http/limits.js';
 import { registerNulCheck } from './core/http/nul-check.js';
 import { RouteTable } from './core/http/route-table.js';
@@ -61,6 +62,7 @@ export async function createGatewayApp(options: CreateAppOptions): Promise<Gatew
   await app.register(fastifyCookie);
   registerJsonBodyParser(fastify);
   registerHttpHooks(fastify, logger, app.get(MetricsService));
+  registerDrainGate(fastify);
   registerNulCheck(fastify);
 
   app.useGlobalFilters(new GatewayErrorFilter(logger, routes));

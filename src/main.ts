@@ -2,24 +2,45 @@ import 'reflect-metadata';
 import { createGatewayApp } from './app.factory.js';
 import { ConfigError, loadConfig } from './core/config/config.loader.js';
 import { describeDatabase } from './core/persistence/data-source.factory.js';
-import { createLogger } from './core/logging/logger.js';
+import { createLogger, stdoutLogDestination } from './core/logging/logger.js';
+import { EncryptionKeyError } from './core/secrets/encryption-key.js';
+import { prepareSetupToken, SetupTokenError, setupTokenNotice } from './core/secrets/setup-token.js';
 import { installShutdown } from './core/shutdown.js';
 import { APP_VERSION } from './core/version.js';
 
+/** A configuration problem found after loading (key files in the app dir): exit 2 with one `config:` line each. */
+function exitOnConfigProblem(err: unknown): void {
+  const lines =
+    err instanceof ConfigError
+      ? err.problems
+      : err instanceof EncryptionKeyError || err instanceof SetupTokenError
+        ? [err.message]
+        : undefined;
+  if (!lines) return;
+  for (const line of lines) process.stderr.write(`config: ${line}\n`);
+  process.exit(2);
+}
+
 async function bootstrap(): Promise<void> {
   let config;
+  let setupToken;
   try {
     config = loadConfig({ argv: process.argv.slice(2), env: process.env });
+    setupToken = config.role === 'worker' ? undefined : prepareSetupToken(config);
   } catch (err) {
-    if (err instanceof ConfigError) {
-      for (const line of err.problems) process.stderr.write(`config: ${line}\n`);
-      process.exit(2);
-    }
+    exitOnConfigProblem(err);
     throw err;
   }
-  const logger = createLogger(config.log_level);
+  const logger = createLogger(config.log_level, stdoutLogDestination(config.log_max_buffered_bytes));
   const started = performance.now();
-  const { app } = await createGatewayApp({ config, logger });
+  let created;
+  try {
+    created = await createGatewayApp({ config, logger });
+  } catch (err) {
+    exitOnConfigProblem(err);
+    throw err;
+  }
+  const { app } = created;
   installShutdown(app, logger);
 
   const database = describeDatabase(config).description;
@@ -32,10 +53,14 @@ async function bootstrap(): Promise<void> {
     return;
   }
   await app.listen({ host: config.host, port: config.port });
-  const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  // The bound port, not the configured one: `--port 0` lets the OS pick.
+  const bound = app.getHttpServer().address();
+  const port = typeof bound === 'object' && bound ? bound.port : config.port;
+  const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info(
     {
       address,
+      port,
       edition: config.edition,
       database,
       queue,
@@ -45,6 +70,8 @@ async function bootstrap(): Promise<void> {
     },
     `gateway listening on ${address} (edition ${config.edition}, database ${database}, queue ${queue})`,
   );
+  const notice = setupToken && setupTokenNotice(setupToken);
+  if (notice) logger[notice.level]({ setup_lock: setupToken?.source, path: setupToken?.path }, notice.msg);
 }
 
 bootstrap().catch((err: unknown) => {

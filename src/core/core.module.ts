@@ -4,6 +4,7 @@ import { AppendLogWriter } from './append-log/append-log.writer.js';
 import { HealthController } from './health/health.controller.js';
 import { MetricsController } from './metrics/metrics.controller.js';
 import { MetricsService } from './metrics/metrics.service.js';
+import { RootRedirectController } from './health/root-redirect.controller.js';
 import { OutboundModule } from './outbound/outbound.module.js';
 import { SseStreamTracker } from './http/sse-relay.js';
 
@@ -14,7 +15,7 @@ import { SseStreamTracker } from './http/sse-relay.js';
 @Global()
 @Module({
   imports: [OutboundModule, AppendLogLifecycleModule],
-  controllers: [HealthController, MetricsController],
+  controllers: [HealthController, MetricsController, RootRedirectController],
   providers: [MetricsService, SseStreamTracker, AppendLogWriter],
   exports: [MetricsService, SseStreamTracker, OutboundModule, AppendLogWriter],
 })

@@ -10,6 +10,7 @@ import { ADMIN_BASIC, ADMIN_PASSWORD, SETUP_HEADER, SETUP_TOKEN, authEnabledConf
 /** The documented public routes (decisions.md), besides `GET /.well-known/*`. */
 const DOCUMENTED_PUBLIC = [
   'GET /health',
+  'GET /',
   'GET /api/version',
   'GET /api/session/is-auth-enabled',
   'POST /api/session/login',

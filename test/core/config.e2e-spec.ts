@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/core/config/config.loader.js';
 
@@ -73,6 +73,8 @@ describe('config loading', () => {
         LOG_LEVEL: 'error',
         GATEWAY_SETUP_TOKEN: 'token-from-env',
         GATEWAY_AUTH_ENABLED: 'true',
+        GATEWAY_ADMIN_USERNAME: 'admin',
+        GATEWAY_ADMIN_PASSWORD: 'env.ADMIN_PW',
         GATEWAY_MAX_BODY_BYTES: '65536',
         DATABASE_URL: 'postgres://u@db:5432/gw',
         REDIS_URL: 'redis://cache:6379',
@@ -158,6 +160,73 @@ describe('config loading', () => {
       ]),
     );
     expect(problems.find((p) => p.startsWith('edition'))).toMatch(/oss, enterprise/);
+  });
+
+  it('checks keys that depend on each other: dashboard auth needs both credentials, encryption_key must decode', () => {
+    expect(problemsOf(() => loadConfig({ env: { GATEWAY_APP_DIR: tmpDir(), GATEWAY_AUTH_ENABLED: 'true' } }))).toEqual([
+      'auth_config.admin_username: is required when auth_config.is_enabled is true (or GATEWAY_ADMIN_USERNAME)',
+      'auth_config.admin_password: is required when auth_config.is_enabled is true (or GATEWAY_ADMIN_PASSWORD)',
+    ]);
+    expect(
+      problemsOf(() =>
+        loadConfig({
+          env: { GATEWAY_APP_DIR: tmpDir() },
+          overrides: { auth_config: { is_enabled: true, admin_username: 'a' } },
+        }),
+      ),
+    ).toEqual([expect.stringMatching(/^auth_config\.admin_password: is required/)]);
+    // Disabled auth may keep its credentials configured (they are ignored until enabled).
+    expect(loadConfig({ env: { GATEWAY_APP_DIR: tmpDir(), GATEWAY_ADMIN_USERNAME: 'a' } }).auth_config.is_enabled).toBe(
+      false,
+    );
+
+    const badKey = problemsOf(() =>
+      loadConfig({ env: { GATEWAY_APP_DIR: tmpDir(), GATEWAY_ENCRYPTION_KEY: 'short' } }),
+    );
+    expect(badKey).toEqual([
+      'encryption_key: must be 32 bytes encoded as base64 (44 characters) or hex (64 characters)',
+    ]);
+    expect(badKey.join()).not.toContain('short');
+    const hex = 'ab'.repeat(32);
+    expect(loadConfig({ env: { GATEWAY_APP_DIR: tmpDir(), GATEWAY_ENCRYPTION_KEY: hex } }).encryption_key).toBe(hex);
+  });
+
+  it('docs/config.example.yaml loads, and names every key the loader knows', () => {
+    const path = resolve('docs/config.example.yaml');
+    const config = loadConfig({ argv: ['--config', path, '--app-dir', tmpDir()], env: {} });
+    expect(config.config_path).toBe(path);
+    const text = readFileSync(path, 'utf8');
+    const documented = new Set<string>();
+    // Keys, commented out or not: `key:` indented two spaces a level, optionally after `# ` (prose comments use no `word:`).
+    const stack: string[] = [];
+    for (const line of text.split('\n')) {
+      const match = /^( *)(# ?)?( *)([a-z_]+):/.exec(line);
+      if (!match) continue;
+      const depth = (match[1]!.length + match[3]!.length) / 2;
+      stack.length = depth;
+      stack[depth] = match[4]!;
+      documented.add(stack.join('.'));
+    }
+    const known = (value: object, prefix = ''): string[] =>
+      Object.entries(value).flatMap(([k, v]) =>
+        v && typeof v === 'object' && !Array.isArray(v) ? known(v as object, `${prefix}${k}.`) : [`${prefix}${k}`],
+      );
+    const defaults = loadConfig({ env: { GATEWAY_APP_DIR: tmpDir() } });
+    const everyKey = [
+      ...known(defaults),
+      'setup_token',
+      'encryption_key',
+      'public_base_url',
+      'auth_config.admin_username',
+      'auth_config.admin_password',
+      'database_url',
+      'redis_url',
+      'vault_addr',
+      'vault_token',
+    ].filter((k) => k !== 'config_path');
+    expect(everyKey.filter((k) => !documented.has(k))).toEqual([]);
+    // Nothing documented that the loader does not know (sections are the prefixes of their keys).
+    expect([...documented].filter((k) => !everyKey.some((e) => e === k || e.startsWith(`${k}.`)))).toEqual([]);
   });
 
   it('rejects unreadable or malformed config files and unknown flags', () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +53,55 @@ describe.skipIf(!existsSync(MAIN_JS))('the gateway process (npm start)', () => {
     expect(lines).toHaveLength(3);
   });
 
+  it('a bad encryption_key exits 2 with one config line naming the key, no stack trace', async () => {
+    const gw = spawnGateway(['--app-dir', mkdtempSync(join(tmpdir(), 'gw-badkey-'))], {
+      GATEWAY_ENCRYPTION_KEY: 'not-a-32-byte-key',
+    });
+    expect((await gw.exit).code).toBe(2);
+    expect(gw.stderr().trim().split('\n')).toEqual([
+      'config: encryption_key: must be 32 bytes encoded as base64 (44 characters) or hex (64 characters)',
+    ]);
+    expect(gw.stderr()).not.toContain('not-a-32-byte-key');
+  });
+
+  it('a bad encryption key file in the app dir exits 2 with a config line naming the file', async () => {
+    const appDir = mkdtempSync(join(tmpdir(), 'gw-badkeyfile-'));
+    writeFileSync(join(appDir, 'encryption.key'), 'garbage\n');
+    const gw = spawnGateway(['--port', String(await freePort()), '--app-dir', appDir], {
+      GATEWAY_SETUP_TOKEN: SETUP['X-Gateway-Setup-Token'],
+    });
+    expect((await gw.exit).code).toBe(2);
+    const lines = gw.stderr().trim().split('\n');
+    expect(lines).toEqual([expect.stringMatching(/^config: encryption_key file .*encryption\.key must be 32 bytes/)]);
+    expect(gw.stderr()).not.toMatch(/^\s+at /m);
+  });
+
+  it('dashboard auth enabled without its credentials exits 2 naming each missing key', async () => {
+    const gw = spawnGateway([], { GATEWAY_AUTH_ENABLED: 'true', GATEWAY_ADMIN_USERNAME: 'admin' });
+    expect((await gw.exit).code).toBe(2);
+    expect(gw.stderr().trim().split('\n')).toEqual([
+      'config: auth_config.admin_password: is required when auth_config.is_enabled is true (or GATEWAY_ADMIN_PASSWORD)',
+    ]);
+    const both = spawnGateway([], { GATEWAY_AUTH_ENABLED: 'true' });
+    expect((await both.exit).code).toBe(2);
+    expect(both.stderr()).toMatch(/^config: auth_config\.admin_username: is required/m);
+    expect(both.stderr()).toMatch(/^config: auth_config\.admin_password: is required/m);
+  });
+
+  it('--port 0 logs the port the OS bound, not 0', async () => {
+    const gw = spawnGateway(['--port', '0', '--app-dir', mkdtempSync(join(tmpdir(), 'gw-port0-'))], {
+      GATEWAY_SETUP_TOKEN: SETUP['X-Gateway-Setup-Token'],
+    });
+    running.push(gw);
+    const line = JSON.parse(await gw.waitForLine(/gateway listening/, 60_000)) as Record<string, unknown>;
+    expect(line.port).toEqual(expect.any(Number));
+    expect(line.port).toBeGreaterThan(0);
+    expect(line.address).toBe(`http://127.0.0.1:${String(line.port)}`);
+    expect(line.msg).toContain(`http://127.0.0.1:${String(line.port)} `);
+    expect((await fetch(`http://127.0.0.1:${String(line.port)}/health`)).status).toBe(200);
+    expect((await stop(gw)).code).toBe(0);
+  }, 60_000);
+
   describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
     let cwd: string;
     beforeAll(() => {
@@ -87,7 +136,7 @@ describe.skipIf(!existsSync(MAIN_JS))('the gateway process (npm start)', () => {
       expect(listed.status).toBe(200);
       expect(listed.body.virtual_keys.map((k: { name: string }) => k.name)).toContain('survives-restart');
       expect((await stop(second.gw)).code).toBe(0);
-    });
+    }, 90_000);
 
     it('SIGTERM drains an in-flight request, then exits 0', async () => {
       const { gw, port } = await startProcess([], {}, cwd);

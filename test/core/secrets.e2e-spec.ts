@@ -499,8 +499,12 @@ describe(`secrets (${RUN_MODE})`, () => {
         'zz'.repeat(32),
         randomBytes(33).toString('hex'),
       ]) {
-        expect(() => directService({ encryption_key: bad })).toThrow(EncryptionKeyError);
-        expect(() => directService({ encryption_key: bad })).toThrow(/^encryption_key must be 32 bytes/);
+        // The config loader refuses it first (exit 2 with this line); the service checks again on its own.
+        expect(() => directService({ encryption_key: bad })).toThrow(/config: encryption_key: must be 32 bytes/);
+        const config = loadConfig({ env: {}, overrides: {} });
+        config.encryption_key = bad;
+        expect(() => new SecretsService(config, createLogger('silent'))).toThrow(EncryptionKeyError);
+        expect(() => new SecretsService(config, createLogger('silent'))).toThrow(/^encryption_key must be 32 bytes/);
       }
     });
   });

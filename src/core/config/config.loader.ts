@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { parse as parseYaml } from 'yaml';
+import { decodeEncryptionKey } from '../secrets/encryption-key.js';
 import { GatewayConfig } from './gateway-config.js';
 
 type Plain = Record<string, unknown>;
@@ -16,6 +17,7 @@ export const ENV_OVERRIDES: ReadonlyArray<{ env: string; key: string; coerce: Co
   { env: 'GATEWAY_ENCRYPTION_KEY', key: 'encryption_key', coerce: 'string' },
   { env: 'GATEWAY_PUBLIC_BASE_URL', key: 'public_base_url', coerce: 'string' },
   { env: 'LOG_LEVEL', key: 'log_level', coerce: 'string' },
+  { env: 'GATEWAY_LOG_MAX_BUFFERED_BYTES', key: 'log_max_buffered_bytes', coerce: 'int' },
   { env: 'GATEWAY_AUTH_ENABLED', key: 'auth_config.is_enabled', coerce: 'bool' },
   { env: 'GATEWAY_ADMIN_USERNAME', key: 'auth_config.admin_username', coerce: 'string' },
   { env: 'GATEWAY_ADMIN_PASSWORD', key: 'auth_config.admin_password', coerce: 'string' },
@@ -172,6 +174,28 @@ export function loadConfig(sources: ConfigSources = {}): GatewayConfig {
   problems.push(
     ...flatten(validateSync(config, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true })),
   );
+  if (!problems.length) problems.push(...crossFieldProblems(config));
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** Checks that span keys or need more than a decorator; same one-line-per-problem form. */
+function crossFieldProblems(config: GatewayConfig): string[] {
+  const problems: string[] = [];
+  if (config.encryption_key) {
+    try {
+      decodeEncryptionKey(config.encryption_key, 'encryption_key');
+    } catch {
+      problems.push('encryption_key: must be 32 bytes encoded as base64 (44 characters) or hex (64 characters)');
+    }
+  }
+  // Enabling dashboard auth without credentials used to start with auth silently off (isDashboardAuthActive).
+  const auth = config.auth_config;
+  if (auth.is_enabled) {
+    for (const key of ['admin_username', 'admin_password'] as const) {
+      const env = ENV_OVERRIDES.find((o) => o.key === `auth_config.${key}`)?.env;
+      if (!auth[key]) problems.push(`auth_config.${key}: is required when auth_config.is_enabled is true (or ${env})`);
+    }
+  }
+  return problems;
 }

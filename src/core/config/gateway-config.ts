@@ -123,6 +123,12 @@ export class GatewayConfig {
   @IsIn(LOG_LEVELS)
   log_level: LogLevel = 'info';
 
+  /** Bytes of log output held for a slow reader of stdout; beyond it new lines are dropped and counted. */
+  @Max(1024 * 1024 * 1024)
+  @Min(16 * 1024)
+  @IsInt()
+  log_max_buffered_bytes = 4 * 1024 * 1024;
+
   @ValidateNested()
   @Type(() => LimitsConfig)
   limits: LimitsConfig = new LimitsConfig();

@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/gateway-config.js';
+import { BoundedLogDestination, hasDroppedLogLines } from './bounded-destination.js';
 import { serializeError } from './error-serializer.js';
 
 /** Field names whose values are secrets wherever they appear in a logged object. */
@@ -41,11 +42,22 @@ export const REDACT_PATHS: string[] = [
   ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`, `*.*.*.${f}`]),
 ];
 
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+const BASE = { service: 'ai-gateway' };
+
+/** Standard output through a bounded, never-blocking buffer (see BoundedLogDestination). */
+export function stdoutLogDestination(maxBufferedBytes?: number): BoundedLogDestination {
+  return new BoundedLogDestination(process.stdout, maxBufferedBytes, BASE);
+}
+
+/**
+ * The root logger. Without a destination it writes to stdout through a BoundedLogDestination: a reader that stalls
+ * costs dropped (and counted) lines, never a blocked event loop.
+ */
+export function createLogger(level: LogLevel, destination: DestinationStream = stdoutLogDestination()): Logger {
   return pino(
     {
       level,
-      base: { service: 'ai-gateway' },
+      base: BASE,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACT_PATHS, censor: '<REDACTED>' },
       serializers: { err: serializeError },
@@ -53,4 +65,27 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     },
     destination,
   );
+}
+
+/** Lines the logger's destination dropped because its reader was too slow (0 for destinations that never drop). */
+export function droppedLogLines(logger: Logger): number {
+  const stream: unknown = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
+  return hasDroppedLogLines(stream) ? stream.droppedLines : 0;
+}
+
+/** Waits until the buffered log lines were written, at most `timeoutMs` (a reader that never reads must not hold us). */
+export function flushLogs(logger: Logger, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    // Not unref'd: an exit code chosen by the caller must not turn into a natural exit 0 meanwhile.
+    const timer = setTimeout(resolve, timeoutMs);
+    try {
+      logger.flush(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
 }

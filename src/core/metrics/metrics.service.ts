@@ -1,5 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { droppedLogLines } from '../logging/logger.js';
+import { LOGGER } from '../logging/logging.module.js';
 
 /** Why the append-log writer gave up on rows: its buffer was full, or the database refused them twice. */
 export type AppendLogDropReason = 'buffer_full' | 'write_failed';
@@ -46,7 +49,20 @@ export class MetricsService {
     },
   });
 
-  constructor() {
+  /** Read at scrape time from the log destination, so logging never touches the counter. */
+  private logLinesCounted = 0;
+  private readonly logLinesDropped = new Counter({
+    name: 'gateway_log_lines_dropped_total',
+    help: 'Log lines dropped because the log reader (stdout) did not keep up',
+    registers: [this.registry],
+    collect: () => {
+      const total = this.logger ? droppedLogLines(this.logger) : 0;
+      if (total > this.logLinesCounted) this.logLinesDropped.inc(total - this.logLinesCounted);
+      this.logLinesCounted = total;
+    },
+  });
+
+  constructor(@Optional() @Inject(LOGGER) private readonly logger?: Logger) {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
   }
 

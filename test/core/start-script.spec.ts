@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SCRIPT = resolve('scripts/build-if-stale.mjs');
+
+function check(root: string): { code: number | null; out: string } {
+  const result = spawnSync(process.execPath, [SCRIPT, '--check', '--root', root], { encoding: 'utf8' });
+  return { code: result.status, out: result.stdout.trim() };
+}
+
+function touch(path: string, secondsAgo: number): void {
+  const at = new Date(Date.now() - secondsAgo * 1000);
+  utimesSync(path, at, at);
+}
+
+describe('npm start builds only when dist/ is missing or stale', () => {
+  it('runs the stale check before start, never an unconditional build', () => {
+    const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.prestart).toBe('node scripts/build-if-stale.mjs');
+    expect(scripts.start).toMatch(/ dist\/src\/main\.js$/);
+  });
+
+  it('compares every source with its compiled file, and the tsconfig files with the oldest compiled file', () => {
+    const root = mkdtempSync(join(tmpdir(), 'gw-stale-'));
+    mkdirSync(join(root, 'src', 'core'), { recursive: true });
+    mkdirSync(join(root, 'migrations'));
+    for (const f of ['src/main.ts', 'src/core/a.ts', 'migrations/1-init.ts', 'tsconfig.json', 'tsconfig.build.json']) {
+      writeFileSync(join(root, f), '');
+      touch(join(root, f), 100);
+    }
+    expect(check(root)).toEqual({ code: 1, out: expect.stringMatching(/^stale: \S+\.ts has no compiled file$/) });
+
+    mkdirSync(join(root, 'dist', 'src', 'core'), { recursive: true });
+    mkdirSync(join(root, 'dist', 'migrations'));
+    for (const f of ['dist/src/main.js', 'dist/src/core/a.js', 'dist/migrations/1-init.js']) {
+      writeFileSync(join(root, f), '');
+      touch(join(root, f), 50);
+    }
+    expect(check(root)).toEqual({ code: 0, out: 'dist/ is up to date' });
+
+    touch(join(root, 'src/core/a.ts'), 10);
+    expect(check(root)).toEqual({ code: 1, out: 'stale: src/core/a.ts changed since the last build' });
+    touch(join(root, 'dist/src/core/a.js'), 5);
+    expect(check(root).code).toBe(0);
+
+    touch(join(root, 'tsconfig.build.json'), 1);
+    expect(check(root)).toEqual({ code: 1, out: 'stale: tsconfig.build.json changed since the last build' });
+  });
+});
