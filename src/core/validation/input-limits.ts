@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from '../http/limits.js';
+
 /**
  * Ceilings every validated request value obeys, whatever its DTO declares: a DTO field may bound tighter (names at
  * 255, secrets at 8 KiB), never looser. They keep a new DTO without explicit bounds from accepting a 1 MB string or
@@ -10,8 +12,8 @@ export const INPUT_LIMITS = {
   maxArrayItems: 1_000,
   /** Most keys of any object (maps such as upstream headers included). */
   maxObjectKeys: 1_000,
-  /** Deepest nesting of objects and arrays (our deepest DTO has four levels). */
-  maxDepth: 32,
+  /** Deepest nesting of objects and arrays: the body parser's limit, so one limit holds for every route. */
+  maxDepth: MAX_JSON_DEPTH,
 } as const;
 
 /** Default bounds of the shared decorators (string lists, SecretValues). */
