@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Public } from '../../src/core/auth/route-access.decorator.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE } from '../helpers/test-env.js';
+import { expectGatewayError, UUID } from '../helpers/gateway-error.js';
 
 class InnerDto {
   @ApiProperty()
@@ -41,17 +42,6 @@ class ProbeController {
 }
 @Module({ controllers: [ProbeController] })
 class ProbeModule {}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function expectGatewayError(body: any, status: number, code: string): void {
-  expect(body).toMatchObject({ status_code: status, is_gateway_error: true, error: { code } });
-  expect(body.event_id).toMatch(UUID);
-  expect(body.error.event_id).toBe(body.event_id);
-  expect(body.type).toBe(body.error.type);
-  expect(typeof body.error.message).toBe('string');
-  expect(body.extra_fields).toBeTypeOf('object');
-}
 
 describe(`platform (${RUN_MODE})`, () => {
   let gw: TestApp;

@@ -7,6 +7,7 @@ import { SETUP_HEADER, SETUP_TOKEN } from '../auth/auth-helpers.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE } from '../helpers/test-env.js';
+import { expectGatewayError, UUID } from '../helpers/gateway-error.js';
 
 /** Test-only routes: one takes any JSON (no DTO), one declares a non-JSON media type. */
 @Controller('probe-transport')
@@ -28,17 +29,6 @@ class TransportProbeController {
 }
 @Module({ controllers: [TransportProbeController] })
 class TransportProbeModule {}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function expectGatewayError(body: any, status: number, code: string): void {
-  expect(body).toMatchObject({ status_code: status, is_gateway_error: true, error: { code } });
-  expect(body.event_id).toMatch(UUID);
-  expect(body.error.event_id).toBe(body.event_id);
-  expect(body.type).toBe(body.error.type);
-  expect(typeof body.error.message).toBe('string');
-  expect(body.extra_fields).toBeTypeOf('object');
-}
 
 function nested(depth: number): string {
   return '['.repeat(depth) + ']'.repeat(depth);
