@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import type { ValidationOptions } from 'class-validator';
+import { ValidatesWith } from '../validation/field.decorators.js';
 import { DEFAULT_MAX_SECRET_LENGTH } from '../validation/input-limits.js';
 import { REDACTED, SECRET_TYPES, SecretInputError, parseSecretInput } from './secret-value.js';
 
@@ -93,19 +94,7 @@ export function secretValueProblem(value: unknown, options: IsSecretValueOptions
 export function IsSecretValue(options: IsSecretValueOptions = {}): PropertyDecorator {
   const { map, nonEmpty, maxLength, ...validationOptions } = options;
   const rules = { map, nonEmpty, maxLength };
-  return (target: object, propertyName: string | symbol) => {
-    registerDecorator({
-      name: 'isSecretValue',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: validationOptions,
-      validator: {
-        validate: (value: unknown) => secretValueProblem(value, rules) === undefined,
-        defaultMessage: (args?: ValidationArguments) =>
-          `${args?.property ?? String(propertyName)}${secretValueProblem(args?.value, rules) ?? ' is invalid'}`,
-      },
-    });
-  };
+  return ValidatesWith('isSecretValue', (value) => secretValueProblem(value, rules), validationOptions);
 }
 
 /** Input form A, documented with its length bound. */

@@ -14,6 +14,31 @@ export function IsNullable(options?: ValidationOptions): PropertyDecorator {
   return ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null, options);
 }
 
+/**
+ * A property validator from a function that says what is wrong with a value (undefined when nothing is). The problem
+ * is appended to the property name, so it may start with an item or entry (`[2] must be …`, `.X-Key must be …`),
+ * which the global pipe turns into `error.param` naming that item.
+ */
+export function ValidatesWith(
+  name: string,
+  problemOf: (value: unknown) => string | undefined,
+  options: ValidationOptions = {},
+): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options,
+      validator: {
+        validate: (value: unknown) => problemOf(value) === undefined,
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property ?? String(propertyName)}${problemOf(args?.value) ?? ' is invalid'}`,
+      },
+    });
+  };
+}
+
 export interface StringListOptions extends ValidationOptions {
   /** Most items (default DEFAULT_MAX_LIST_ITEMS). */
   maxItems?: number;
@@ -44,17 +69,5 @@ export function stringListProblem(value: unknown, options: StringListOptions = {
 export function IsStringList(options: StringListOptions = {}): PropertyDecorator {
   const { maxItems, maxLength, nonEmpty, ...validationOptions } = options;
   const bounds = { maxItems, maxLength, nonEmpty };
-  return (target: object, propertyName: string | symbol) => {
-    registerDecorator({
-      name: 'isStringList',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: validationOptions,
-      validator: {
-        validate: (value: unknown) => stringListProblem(value, bounds) === undefined,
-        defaultMessage: (args?: ValidationArguments) =>
-          `${args?.property ?? String(propertyName)}${stringListProblem(args?.value, bounds) ?? ' is invalid'}`,
-      },
-    });
-  };
+  return ValidatesWith('isStringList', (value) => stringListProblem(value, bounds), validationOptions);
 }

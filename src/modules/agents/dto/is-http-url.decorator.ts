@@ -1,4 +1,5 @@
-import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import type { ValidationOptions } from 'class-validator';
+import { ValidatesWith } from '../../../core/validation/field.decorators.js';
 
 /** Longest URL accepted (what browsers and most servers support). */
 export const MAX_URL_LENGTH = 2048;
@@ -21,17 +22,12 @@ export function httpUrlProblem(value: unknown): string | undefined {
 
 /** An absolute http(s) URL with a host and no user info (agent card, OAuth and interface URLs). */
 export function IsHttpUrl(options: ValidationOptions = {}): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) => {
-    registerDecorator({
-      name: 'isHttpUrl',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options,
-      validator: {
-        validate: (value: unknown) => httpUrlProblem(value) === undefined,
-        defaultMessage: (args?: ValidationArguments) =>
-          `${args?.property ?? String(propertyName)} ${httpUrlProblem(args?.value) ?? 'is invalid'} (an absolute http(s) URL with a host and no user info)`,
-      },
-    });
-  };
+  return ValidatesWith(
+    'isHttpUrl',
+    (value) => {
+      const problem = httpUrlProblem(value);
+      return problem && ` ${problem} (an absolute http(s) URL with a host and no user info)`;
+    },
+    options,
+  );
 }
