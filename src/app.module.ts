@@ -15,6 +15,7 @@ import { QueueModule } from './core/queue/queue.module.js';
 import { MaintenanceModule } from './core/maintenance/maintenance.module.js';
 import { SecretsModule } from './core/secrets/secrets.module.js';
 import { AgentsModule } from './modules/agents/agents.module.js';
+import { InferenceModule } from './modules/inference/inference.module.js';
 
 export interface AppModuleOptions {
   config: GatewayConfig;
@@ -47,6 +48,7 @@ export class AppModule {
         SessionModule,
         AuditModule,
         AgentsModule,
+        InferenceModule,
         ...(options.extraModules ?? []),
       ],
     };

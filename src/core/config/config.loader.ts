@@ -28,6 +28,8 @@ export const ENV_OVERRIDES: ReadonlyArray<{ env: string; key: string; coerce: Co
   { env: 'GATEWAY_APPEND_LOG_MAX_BUFFERED_ROWS', key: 'append_log.max_buffered_rows', coerce: 'int' },
   { env: 'GATEWAY_APPEND_LOG_BATCH_SIZE', key: 'append_log.batch_size', coerce: 'int' },
   { env: 'GATEWAY_APPEND_LOG_FLUSH_INTERVAL', key: 'append_log.flush_interval', coerce: 'string' },
+  { env: 'GATEWAY_REQUIRE_VIRTUAL_KEY', key: 'inference.require_virtual_key', coerce: 'bool' },
+  { env: 'GATEWAY_ALLOW_DIRECT_KEYS', key: 'inference.allow_direct_keys', coerce: 'bool' },
   { env: 'GATEWAY_AGENT_HISTORY_RETENTION', key: 'agent_history.retention', coerce: 'string' },
   { env: 'GATEWAY_AUDIT_LOGS_RETENTION', key: 'audit_logs.retention', coerce: 'string' },
   { env: 'HOST', key: 'host', coerce: 'string' },

@@ -93,6 +93,17 @@ export class AuditLogsConfig {
   retention = '90d';
 }
 
+/** The unified inference API (/v1): who may call it. */
+export class InferenceConfig {
+  /** A virtual key is required on every inference request. */
+  @IsBoolean()
+  require_virtual_key = true;
+
+  /** A Bearer that is not a virtual key is used as the provider key itself (pass-through). */
+  @IsBoolean()
+  allow_direct_keys = false;
+}
+
 /**
  * The whole gateway configuration. Property names are the config file's keys (snake_case); the keys that come only
  * from flags or the environment (host, port, app_dir, role, database_url, redis_url, vault_*) sit beside them so the
@@ -140,6 +151,17 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => AppendLogConfig)
   append_log: AppendLogConfig = new AppendLogConfig();
+
+  @ValidateNested()
+  @Type(() => InferenceConfig)
+  inference: InferenceConfig = new InferenceConfig();
+
+  /**
+   * Providers and keys declared in the file (`providers: { <id>: { base_url?, network_config?, keys: [...] } }`),
+   * validated by the inference module's catalog; they show `source: "config"` and are read-only through the API.
+   */
+  @IsOptional()
+  providers?: Record<string, unknown>;
 
   @ValidateNested()
   @Type(() => AgentHistoryConfig)

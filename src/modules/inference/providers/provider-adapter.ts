@@ -1,0 +1,157 @@
+import type { ErrorReason } from '../../../core/errors/error-catalogue.js';
+import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+
+/**
+ * The translation seam of the inference plane. An adapter is pure: it builds the upstream call, parses the upstream
+ * answer (unary, stream, error) and maps usage, with no I/O of its own. The router owns keys, retries and fallbacks;
+ * the outbound client owns sockets. Adding a provider is one adapter file and one line in `adapter-registry.ts`.
+ *
+ * Canonical shapes are OpenAI's wire shapes (the unified /v1 API speaks them in and out), as plain JSON objects.
+ */
+
+/** What a /v1 route asks for. */
+export type InferenceKind = 'chat' | 'completions' | 'responses' | 'embeddings' | 'rerank' | 'count_tokens';
+
+/** A JSON object as parsed from a wire body. */
+export type Json = Record<string, unknown>;
+
+/** The contract's Cost object (gateway-api.md "Usage and cost objects"); all USD. */
+export interface Cost {
+  input_tokens_cost?: number;
+  output_tokens_cost?: number;
+  reasoning_tokens_cost?: number;
+  citation_tokens_cost?: number;
+  search_queries_cost?: number;
+  request_cost?: number;
+  total_cost?: number;
+}
+
+/** The contract's Usage object. `prompt_tokens` includes cache read and write tokens. */
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: {
+    text_tokens?: number;
+    audio_tokens?: number;
+    image_tokens?: number;
+    cached_read_tokens?: number;
+    cached_write_tokens?: number;
+  };
+  completion_tokens_details?: {
+    text_tokens?: number;
+    accepted_prediction_tokens?: number;
+    audio_tokens?: number;
+    citation_tokens?: number;
+    /** Deprecated mirror of tool_usage.web_search.num_requests. */
+    num_search_queries?: number;
+    reasoning_tokens?: number;
+    image_tokens?: number;
+    rejected_prediction_tokens?: number;
+  };
+  tool_usage?: { web_search?: { num_requests: number } };
+  /** Set by the adapter only when the provider sent a cost (it wins over the price table). */
+  cost?: Cost;
+}
+
+/** Provider-specific key settings (issue: Azure deployments; Bedrock and Vertex come later on the same seam). */
+export interface AzureKeySettings {
+  endpoint: string;
+  api_version?: string;
+  /** Requested model → deployment name. A model without an entry uses its own name as the deployment. */
+  deployments: Record<string, string>;
+}
+
+/** One key, secrets resolved, as an adapter needs it to authenticate a call. */
+export interface KeyCredentials {
+  id: string;
+  name: string;
+  /** The API key ('' when the provider needs none, e.g. a local vLLM). */
+  value: string;
+  azure?: AzureKeySettings;
+}
+
+/** Where one attempt goes. */
+export interface ProviderTarget {
+  provider: ProviderId;
+  /** The provider's `base_url` override, else the adapter's default; no trailing slash. */
+  baseUrl: string;
+  /** The provider's `extra_headers`, resolved; the adapter adds them to every call. */
+  extraHeaders: Record<string, string>;
+  key: KeyCredentials;
+  /** Model id sent upstream (after the key's alias, if one matched). */
+  model: string;
+}
+
+export interface UpstreamCall {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** A provider's failure, classified where it is understood. */
+export interface ProviderError {
+  /** HTTP status to relay (the provider's own; 5xx for an in-stream failure). */
+  status: number;
+  message: string;
+  /** The provider's own error type (`rate_limit_error`, `RESOURCE_EXHAUSTED`, ...), kept for the caller. */
+  type?: string;
+  code?: string;
+  param?: string;
+  reason: ErrorReason;
+  /** The provider's retry hint in ms, unclamped (retry-after-ms, Retry-After seconds or date, Gemini RetryInfo). */
+  retryAfterMs?: number;
+  /** Usage the provider billed although the request failed. */
+  billedUsage?: Usage;
+}
+
+/** One output of a stream decoder. */
+export type StreamOutput =
+  /** A `chat.completion.chunk` (chat) or `text_completion` chunk (completions); usage, when present, is contract Usage. */
+  | { kind: 'chunk'; chunk: Json; usage?: Usage }
+  /** A typed Responses API event (`response.output_text.delta`, ...); usage comes with `response.completed`. */
+  | { kind: 'event'; event: string; data: Json; usage?: Usage }
+  /** The provider failed mid-stream. */
+  | { kind: 'error'; error: ProviderError };
+
+/**
+ * Turns upstream stream bytes (already decoded to text, any split) into canonical outputs. `push` may return none;
+ * `end` flushes what is left and reports a stream that ended without its terminator as an error output.
+ */
+export interface StreamDecoder {
+  push(text: string): StreamOutput[];
+  end(): StreamOutput[];
+}
+
+/** A model a provider lists. */
+export interface ListedModel {
+  id: string;
+  owned_by?: string;
+  created?: number;
+}
+
+/** The parse of a unary success: the canonical (OpenAI-shaped) body and its usage in contract form. */
+export interface ParsedResponse {
+  body: Json;
+  usage?: Usage;
+  /** The model the provider says answered, when it differs from the one asked (server-side fallback). */
+  answeredModel?: string;
+}
+
+export interface ProviderAdapter {
+  /** Request kinds this adapter speaks natively. The router converts `responses` to `chat` when it is absent. */
+  readonly kinds: ReadonlySet<InferenceKind>;
+  /** Base URL used when the provider has no `base_url` override (undefined: self-hosted, base required). */
+  defaultBaseUrl(provider: ProviderId): string | undefined;
+
+  /** `body` is the caller's OpenAI-shaped body with `model` already set to `target.model` and gateway fields removed. */
+  buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall;
+  parseResponse(kind: InferenceKind, body: Json, target: ProviderTarget): ParsedResponse;
+  streamDecoder(kind: InferenceKind, target: ProviderTarget): StreamDecoder;
+  /** `body` is the raw error body text (may be empty or not JSON). */
+  parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError;
+
+  buildListModels(target: ProviderTarget): UpstreamCall;
+  parseListModels(body: Json): ListedModel[];
+}

@@ -1,0 +1,74 @@
+/** One Server-Sent Event as read off the wire: its `event:` name (if any) and its joined `data:` lines. */
+export interface SseMessage {
+  event?: string;
+  data: string;
+}
+
+/**
+ * Incremental SSE framing (WHATWG event stream): accepts any split of the text, LF, CR or CRLF line ends, comments
+ * and multi-line data. Adapters feed it upstream text and interpret the messages.
+ */
+export class SseDecoder {
+  private buffer = '';
+  private event: string | undefined;
+  private data: string[] = [];
+
+  push(text: string): SseMessage[] {
+    this.buffer += text;
+    const out: SseMessage[] = [];
+    let start = 0;
+    for (;;) {
+      let end = -1;
+      let next = -1;
+      for (let i = start; i < this.buffer.length; i++) {
+        const c = this.buffer.charCodeAt(i);
+        if (c === 10) {
+          end = i;
+          next = i + 1;
+          break;
+        }
+        if (c === 13) {
+          // A CR at the very end may be the first half of a CRLF: wait for the next chunk.
+          if (i + 1 >= this.buffer.length) break;
+          end = i;
+          next = this.buffer.charCodeAt(i + 1) === 10 ? i + 2 : i + 1;
+          break;
+        }
+      }
+      if (end < 0) break;
+      this.line(this.buffer.slice(start, end), out);
+      start = next;
+    }
+    this.buffer = this.buffer.slice(start);
+    return out;
+  }
+
+  /** Flushes an unterminated last message (a stream that ended without its blank line). */
+  end(): SseMessage[] {
+    const out: SseMessage[] = [];
+    if (this.buffer) this.line(this.buffer, out);
+    this.buffer = '';
+    this.line('', out);
+    return out;
+  }
+
+  private line(line: string, out: SseMessage[]): void {
+    if (line === '') {
+      if (this.data.length > 0 || this.event !== undefined) {
+        out.push(
+          this.event === undefined ? { data: this.data.join('\n') } : { event: this.event, data: this.data.join('\n') },
+        );
+      }
+      this.event = undefined;
+      this.data = [];
+      return;
+    }
+    if (line.charCodeAt(0) === 58) return; // ':' comment / keep-alive
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? '' : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 32) value = value.slice(1);
+    if (field === 'data') this.data.push(value);
+    else if (field === 'event') this.event = value;
+  }
+}
