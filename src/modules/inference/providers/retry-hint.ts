@@ -24,7 +24,8 @@ export function retryHintFromRetryInfo(details: unknown): number | undefined {
   if (!Array.isArray(details)) return undefined;
   for (const d of details as Array<Record<string, unknown>>) {
     if (typeof d !== 'object' || d === null) continue;
-    if (String(d['@type'] ?? '').endsWith('google.rpc.RetryInfo') && typeof d.retryDelay === 'string') {
+    const type = d['@type'];
+    if (typeof type === 'string' && type.endsWith('google.rpc.RetryInfo') && typeof d.retryDelay === 'string') {
       const m = /^(\d+(?:\.\d+)?)s$/.exec(d.retryDelay.trim());
       if (m) return Math.ceil(Number(m[1]) * 1000);
     }
