@@ -124,7 +124,7 @@ export function toErrorResponse(error: unknown, context?: Record<string, unknown
 
   if (error instanceof GatewayException) {
     status = error.status;
-    code = error.code;
+    code = error.wireCode ?? error.code;
     message = error.message;
     type = error.type;
     param = error.param;

@@ -13,6 +13,8 @@ export interface GatewayExceptionOptions {
   headers?: Record<string, string>;
   /** False when relaying an upstream provider's error. */
   isGatewayError?: boolean;
+  /** A relayed provider's own error code, sent as `error.code` in place of the catalogue code (kept for its SDKs). */
+  wireCode?: string;
   cause?: unknown;
 }
 
@@ -27,6 +29,7 @@ export class GatewayException extends Error {
   readonly extraFields?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
   readonly isGatewayError: boolean;
+  readonly wireCode?: string;
 
   constructor(
     readonly status: number,
@@ -42,6 +45,7 @@ export class GatewayException extends Error {
     this.extraFields = options.extraFields;
     this.headers = options.headers;
     this.isGatewayError = options.isGatewayError ?? true;
+    this.wireCode = options.wireCode;
   }
 
   static validation(param: string, message: string): GatewayException {

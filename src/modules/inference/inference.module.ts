@@ -1,9 +1,13 @@
 import { Module } from '@nestjs/common';
 import { GovernanceModule } from '../governance/governance.module.js';
+import { InferenceRouter } from './routing/inference-router.service.js';
+import { InferenceAccess } from './v1/inference-access.js';
+import { InferenceResponder } from './v1/inference-responder.js';
+import { InferenceController } from './v1/inference.controller.js';
 
 /**
  * The inference plane: providers and keys (catalog/), provider adapters (providers/), routing with retries and
- * fallbacks (routing/), prices (pricing/) and the unified /v1 API.
+ * fallbacks (routing/), prices (pricing/) and the unified /v1 API (v1/).
  */
 @Module({
   imports: [
@@ -12,13 +16,15 @@ import { GovernanceModule } from '../governance/governance.module.js';
   ],
   controllers: [
     // catalog controllers
-    // v1 controllers
+    InferenceController,
   ],
   providers: [
     // catalog services
     // pricing and metrics
-    // routing
+    InferenceAccess,
+    InferenceRouter,
+    InferenceResponder,
   ],
-  exports: [],
+  exports: [InferenceRouter],
 })
 export class InferenceModule {}

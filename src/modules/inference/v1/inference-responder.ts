@@ -1,0 +1,243 @@
+import type { ServerResponse } from 'node:http';
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toErrorResponse } from '../../../core/errors/error-response.js';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { SseStreamTracker, startSse } from '../../../core/http/sse-relay.js';
+import { InferenceMetrics } from '../inference-metrics.js';
+import { PriceTable } from '../pricing/price-table.js';
+import { toOpenAiWireUsage, toResponsesWireUsage } from '../providers/openai-usage.js';
+import type { Json, StreamOutput, Usage } from '../providers/provider-adapter.js';
+import { REQUEST_TYPES, type InferenceCall, type RoutedResult } from '../routing/inference-router.service.js';
+import { routingErrorFields, routingHeaders } from '../routing/routing-info.js';
+import { ChatToResponsesStream, chatToResponsesResponse } from '../translation/responses-bridge.js';
+import { wantsUsageChunk } from './inference-request.js';
+
+/** Headers of a served request besides routing info (decisions.md "Providers, keys and inference"). */
+function servedHeaders(result: RoutedResult, costUsd?: number): Record<string, string> {
+  const headers = routingHeaders(result.routing);
+  if (result.fallbackIndex > 0) headers['x-gateway-fallback-index'] = String(result.fallbackIndex);
+  if (costUsd !== undefined) headers['x-gateway-cost-usd'] = String(costUsd);
+  headers['x-gateway-upstream-latency-ms'] = result.upstreamLatencyMs.toFixed(3);
+  return headers;
+}
+
+/** A failure after the stream started: the upstream broke off (502), or whatever the decoder or outbound raised. */
+function midStreamError(err: unknown): GatewayException {
+  if (err instanceof GatewayException) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  return new GatewayException(
+    502,
+    'upstream_error',
+    `The provider's stream broke off${typeof code === 'string' ? ` (${code})` : ''}`,
+    { reason: 'provider_connection_failed', cause: err },
+  );
+}
+
+/**
+ * Turns a routed result into the caller's answer: usage in the contract's shape with its cost, the served headers,
+ * unary JSON or Server-Sent Events (OpenAI chunks and `[DONE]`, or Responses typed events), and one metrics record
+ * when the request is over.
+ */
+@Injectable()
+export class InferenceResponder {
+  constructor(
+    private readonly prices: PriceTable,
+    private readonly metrics: InferenceMetrics,
+    private readonly streams: SseStreamTracker,
+  ) {}
+
+  /** The priced usage: the provider's cost when it sent one, else the price table's; absent when unknown. */
+  price(result: RoutedResult, usage: Usage | undefined): Usage | undefined {
+    if (!usage) return undefined;
+    const cost = this.prices.costOf(result.provider, result.pricedModel, usage);
+    return cost ? { ...usage, cost } : usage;
+  }
+
+  unary(call: InferenceCall, result: RoutedResult, reply: FastifyReply, started: number): Json {
+    const parsed = result.unary!;
+    const usage = this.price(result, parsed.usage);
+    let body = parsed.body;
+    if (result.bridged) body = chatToResponsesResponse(body, call.body);
+    if (usage) {
+      body.usage = call.kind === 'responses' ? toResponsesWireUsage(usage) : toOpenAiWireUsage(usage);
+    }
+    void reply.headers(servedHeaders(result, usage?.cost?.total_cost));
+    this.record(call, result, 200, started, usage);
+    return body;
+  }
+
+  async stream(
+    call: InferenceCall,
+    result: RoutedResult,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    abort: AbortController,
+    started: number,
+  ): Promise<void> {
+    const { upstream, decoder } = result.stream!;
+    const raw = startSse(request, reply, servedHeaders(result));
+    const untrack = this.streams.add(abort);
+    let finished = false;
+    raw.on('close', () => {
+      if (!finished) abort.abort(new Error('client disconnected'));
+    });
+    abort.signal.addEventListener('abort', () => upstream.body.destroy(), { once: true });
+    const writer = new StreamWriter(call, result, raw, (usage) => this.price(result, usage));
+    let failure: GatewayException | undefined;
+    try {
+      const text = new TextDecoder();
+      for await (const chunk of upstream.body) {
+        if (writer.ttftMs === undefined) writer.ttftMs = performance.now() - started;
+        failure = writer.write(decoder.push(text.decode(chunk as Buffer, { stream: true })));
+        if (failure) break;
+      }
+      failure ??= writer.write(decoder.push(text.decode()));
+      failure ??= writer.write(decoder.end());
+      if (!failure) writer.finish();
+    } catch (err) {
+      if (!abort.signal.aborted) failure = midStreamError(err);
+    } finally {
+      finished = true;
+      untrack();
+    }
+    if (failure && !raw.writableEnded) writer.error(failure, request);
+    if (!raw.writableEnded) raw.end();
+    upstream.body.destroy();
+    const status = abort.signal.aborted ? 499 : failure ? failure.status : 200;
+    this.record(call, result, status, started, writer.usage, writer.ttftMs, failure);
+  }
+
+  /** A request that failed before any answer (routing, every attempt, validation after auth). */
+  failed(call: InferenceCall | undefined, err: unknown, started: number): void {
+    if (!call) return;
+    const view = toErrorResponse(err);
+    const info = (view.body.extra_fields.routing_info ?? {}) as { provider?: string; model?: string; key?: string };
+    this.metrics.record({
+      provider: info.provider ?? 'unknown',
+      model: info.model ?? String(call.body.model),
+      key: info.key ?? '',
+      request_type: REQUEST_TYPES[call.kind],
+      status: view.status,
+      error_type: view.body.extra_fields.error_type as string | undefined,
+      latency_seconds: (performance.now() - started) / 1000,
+    });
+  }
+
+  private record(
+    call: InferenceCall,
+    result: RoutedResult,
+    status: number,
+    started: number,
+    usage?: Usage,
+    ttftMs?: number,
+    failure?: GatewayException,
+  ): void {
+    this.metrics.record({
+      provider: result.provider,
+      model: result.routing.model ?? '',
+      key: result.keyName,
+      request_type: REQUEST_TYPES[call.kind],
+      status,
+      error_type: failure?.reason,
+      latency_seconds: (performance.now() - started) / 1000,
+      ttft_seconds: ttftMs === undefined ? undefined : ttftMs / 1000,
+      usage,
+      cost: usage?.cost,
+    });
+  }
+}
+
+/** Writes canonical stream outputs in the caller's framing. */
+class StreamWriter {
+  usage: Usage | undefined;
+  ttftMs: number | undefined;
+  private readonly includeUsage: boolean;
+  private readonly bridge: ChatToResponsesStream | undefined;
+  private lastChunk: Json | undefined;
+
+  constructor(
+    private readonly call: InferenceCall,
+    private readonly result: RoutedResult,
+    private readonly raw: ServerResponse,
+    private readonly price: (usage: Usage | undefined) => Usage | undefined,
+  ) {
+    this.includeUsage = wantsUsageChunk(call.body);
+    this.bridge = result.bridged ? new ChatToResponsesStream(call.body) : undefined;
+  }
+
+  /** Writes the outputs; returns the failure when one of them is a provider error. */
+  write(outputs: StreamOutput[]): GatewayException | undefined {
+    for (const output of outputs) {
+      switch (output.kind) {
+        case 'chunk': {
+          if (output.usage) this.usage = this.price(output.usage);
+          if (this.bridge) {
+            for (const e of this.bridge.push(output.chunk)) this.event(e.event, e.data);
+            break;
+          }
+          const chunk = output.chunk;
+          const choices = chunk.choices;
+          // The usage-only chunk is re-sent at the end, priced, when the caller asked for it.
+          if (Array.isArray(choices) && choices.length === 0 && chunk.usage !== undefined) break;
+          if (chunk.usage !== undefined) delete chunk.usage;
+          this.lastChunk = chunk;
+          this.raw.write(`data: ${JSON.stringify(chunk)}\n\n`);
+          break;
+        }
+        case 'event': {
+          const data = output.data;
+          if (output.usage) {
+            this.usage = this.price(output.usage);
+            const response = data.response as Json | undefined;
+            if (response && this.usage) response.usage = toResponsesWireUsage(this.usage);
+          }
+          this.event(output.event, data);
+          break;
+        }
+        case 'error':
+          return new GatewayException(output.error.status, 'provider_error', output.error.message, {
+            type: output.error.type,
+            wireCode: output.error.code,
+            reason: output.error.reason,
+            isGatewayError: false,
+            extraFields: { ...routingErrorFields(this.result.routing), request_type: REQUEST_TYPES[this.call.kind] },
+          });
+      }
+    }
+    return undefined;
+  }
+
+  /** The stream's regular end: the priced usage chunk and `[DONE]`, or the bridge's closing events. */
+  finish(): void {
+    if (this.bridge) {
+      for (const e of this.bridge.finish(this.usage)) this.event(e.event, e.data);
+      return;
+    }
+    if (this.call.kind === 'responses') return;
+    if (this.includeUsage && this.usage) {
+      const last = this.lastChunk ?? {};
+      const usageChunk = {
+        id: last.id,
+        object: last.object ?? 'chat.completion.chunk',
+        created: last.created,
+        model: last.model,
+        choices: [],
+        usage: toOpenAiWireUsage(this.usage),
+      };
+      this.raw.write(`data: ${JSON.stringify(usageChunk)}\n\n`);
+    }
+    this.raw.write('data: [DONE]\n\n');
+  }
+
+  /** The stream's last event after a failure: the GatewayError, in the framing the caller's SDK reads as an error. */
+  error(err: GatewayException, request: FastifyRequest): void {
+    const view = toErrorResponse(err, request.errorFields);
+    const data = JSON.stringify(view.body);
+    this.raw.write(this.call.kind === 'responses' ? `event: error\ndata: ${data}\n\n` : `data: ${data}\n\n`);
+  }
+
+  private event(event: string, data: Json): void {
+    this.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+}

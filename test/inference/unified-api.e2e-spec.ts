@@ -1,0 +1,258 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sseMessages, startInferenceStack, type InferenceStack } from './inference-kit.js';
+
+/**
+ * The unified /v1 API end to end with the official openai SDK as the client, one provider family at a time, asserting
+ * what the caller got and what the provider simulator received.
+ */
+describe('unified /v1 API', () => {
+  let s: InferenceStack;
+  beforeAll(async () => {
+    s = await startInferenceStack();
+  });
+  afterAll(() => s?.close());
+  beforeEach(() => s.sim.reset());
+
+  const lastRequest = () => {
+    const all = s.sim.requests();
+    expect(all.length).toBeGreaterThan(0);
+    return all[all.length - 1]!;
+  };
+
+  it('chat completion on openai: echo, contract usage with cost, routing headers, translated upstream call', async () => {
+    const { data, response } = await s.openai.chat.completions
+      .create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hello there' }] })
+      .withResponse();
+    expect(data.object).toBe('chat.completion');
+    expect(data.choices[0]!.message.content).toContain('hello there');
+    expect(data.usage!.prompt_tokens).toBeGreaterThan(0);
+    expect(data.usage!.total_tokens).toBe(data.usage!.prompt_tokens + data.usage!.completion_tokens);
+    const cost = (data.usage as any).cost;
+    expect(cost.total_cost).toBeGreaterThan(0);
+    for (const field of ['input_tokens_cost', 'output_tokens_cost', 'request_cost', 'total_cost']) {
+      expect(typeof cost[field], field).toBe('number');
+    }
+    expect(Number(response.headers.get('x-gateway-cost-usd'))).toBeCloseTo(cost.total_cost, 12);
+    expect(response.headers.get('x-gateway-routing-info-provider')).toBe('openai');
+    expect(response.headers.get('x-gateway-routing-info-model')).toBe('gpt-4o-mini');
+    expect(['oa-1', 'oa-2']).toContain(response.headers.get('x-gateway-routing-info-key'));
+    expect(response.headers.get('x-gateway-routing-info-requested-provider')).toBe('openai');
+    expect(response.headers.get('x-gateway-routing-info-requested-model')).toBe('gpt-4o-mini');
+    expect(response.headers.get('x-gateway-routing-info-is-fallback')).toBeNull();
+    expect(response.headers.get('x-gateway-fallback-index')).toBeNull();
+    expect(Number(response.headers.get('x-gateway-upstream-latency-ms'))).toBeGreaterThan(0);
+
+    const seen = lastRequest();
+    expect(seen.path).toBe('/openai/v1/chat/completions');
+    expect(seen.body.model).toBe('gpt-4o-mini');
+    expect(seen.body.fallbacks).toBeUndefined();
+    const usedKey = response.headers.get('x-gateway-routing-info-key') === 'oa-1' ? 'sk-oa-1' : 'sk-oa-2';
+    expect(seen.headers.authorization).toBe(`Bearer ${usedKey}`);
+  });
+
+  it('streams openai chat as chunks with one priced usage chunk when include_usage is set', async () => {
+    const stream = await s.openai.chat.completions.create({
+      model: 'openai/gpt-4o-mini',
+      messages: [{ role: 'user', content: 'stream me please' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = '';
+    const usages: any[] = [];
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      if (chunk.usage) usages.push(chunk.usage);
+    }
+    expect(text).toContain('stream me please');
+    expect(usages).toHaveLength(1);
+    expect(usages[0].completion_tokens).toBeGreaterThan(0);
+    expect(usages[0].cost.total_cost).toBeGreaterThan(0);
+    expect(lastRequest().body.stream_options).toEqual({ include_usage: true });
+  });
+
+  it('without include_usage the caller sees no usage chunk, though the gateway asked the provider for one', async () => {
+    const res = await s.inference.post('/v1/chat/completions', {
+      model: 'openai/gpt-4o-mini',
+      messages: [{ role: 'user', content: 'no usage' }],
+      stream: true,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    expect(res.headers.get('x-gateway-routing-info-provider')).toBe('openai');
+    const messages = sseMessages(res.text);
+    expect(messages[messages.length - 1]!.data).toBe('[DONE]');
+    const chunks = messages.slice(0, -1).map((m) => JSON.parse(m.data));
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.every((c) => c.usage === undefined && c.choices.length > 0)).toBe(true);
+    expect(lastRequest().body.stream_options).toEqual({ include_usage: true });
+  });
+
+  it('anthropic: chat through the Messages API, unary and streamed', async () => {
+    const { data, response } = await s.openai.chat.completions
+      .create({
+        model: 'anthropic/claude-sonnet-4-5',
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hello claude' },
+        ],
+        max_tokens: 100,
+      })
+      .withResponse();
+    expect(data.choices[0]!.message.content).toContain('hello claude');
+    expect(data.choices[0]!.finish_reason).toBe('stop');
+    expect(data.usage!.prompt_tokens).toBeGreaterThan(0);
+    expect(response.headers.get('x-gateway-routing-info-provider')).toBe('anthropic');
+    const seen = lastRequest();
+    expect(seen.path).toBe('/anthropic/v1/messages');
+    expect(seen.headers['x-api-key']).toBe('sk-ant-1');
+    expect(seen.headers['anthropic-version']).toBe('2023-06-01');
+    expect(seen.body.system).toBeDefined();
+    expect(JSON.stringify(seen.body.system)).toContain('be brief');
+    expect(seen.body.max_tokens).toBe(100);
+    expect(seen.body.messages).toHaveLength(1);
+
+    const stream = await s.openai.chat.completions.create({
+      model: 'anthropic/claude-sonnet-4-5',
+      messages: [{ role: 'user', content: 'stream claude' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = '';
+    let usage: any;
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      usage = chunk.usage ?? usage;
+    }
+    expect(text).toContain('stream claude');
+    expect(finish).toBe('stop');
+    expect(usage.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it('gemini: chat, streamed chat and embeddings', async () => {
+    const chat = await s.openai.chat.completions.create({
+      model: 'gemini/gemini-2.5-flash',
+      messages: [{ role: 'user', content: 'hello gemini' }],
+    });
+    expect(chat.choices[0]!.message.content).toContain('hello gemini');
+    const seen = lastRequest();
+    expect(seen.path).toBe('/gemini/v1beta/models/gemini-2.5-flash:generateContent');
+    expect(seen.headers['x-goog-api-key']).toBe('gem-key-1');
+
+    const stream = await s.openai.chat.completions.create({
+      model: 'gemini/gemini-2.5-flash',
+      messages: [{ role: 'user', content: 'stream gemini' }],
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    expect(text).toContain('stream gemini');
+    expect(lastRequest().path).toContain(':streamGenerateContent');
+
+    const embeddings = await s.openai.embeddings.create({ model: 'gemini/text-embedding-004', input: ['a', 'b'] });
+    expect(embeddings.data).toHaveLength(2);
+    expect(embeddings.data[1]!.index).toBe(1);
+    expect(embeddings.data[0]!.embedding.length).toBeGreaterThan(0);
+  });
+
+  it('azure: deployment path, api-version and api-key', async () => {
+    const chat = await s.openai.chat.completions.create({
+      model: 'azure/gpt-4o',
+      messages: [{ role: 'user', content: 'hello azure' }],
+    });
+    expect(chat.choices[0]!.message.content).toContain('hello azure');
+    const seen = lastRequest();
+    expect(seen.path).toBe('/azure/openai/deployments/dep-4o/chat/completions');
+    expect(seen.query['api-version']).toBe('2024-10-21');
+    expect(seen.headers['api-key']).toBe('az-key-1');
+    expect(seen.headers.authorization).toBeUndefined();
+  });
+
+  it('embeddings on openai', async () => {
+    const { data, response } = await s.openai.embeddings
+      .create({ model: 'openai/text-embedding-3-small', input: 'embed me' })
+      .withResponse();
+    expect(data.object).toBe('list');
+    expect(data.data[0]!.embedding.length).toBeGreaterThan(0);
+    expect(data.usage.prompt_tokens).toBeGreaterThan(0);
+    expect(response.headers.get('x-gateway-routing-info-model')).toBe('text-embedding-3-small');
+    expect(lastRequest().path).toBe('/openai/v1/embeddings');
+  });
+
+  it('tool calls come back in the OpenAI shape from openai and anthropic', async () => {
+    const tools = [
+      {
+        type: 'function' as const,
+        function: {
+          name: 'get_weather',
+          description: 'Weather of a city',
+          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      },
+    ];
+    for (const model of ['openai/gpt-4o-mini', 'anthropic/claude-sonnet-4-5']) {
+      const res = await s.openai.chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'please call get_weather' }],
+        tools,
+      });
+      const call = res.choices[0]!.message.tool_calls?.[0];
+      expect(call, model).toBeDefined();
+      expect(call!.type).toBe('function');
+      expect((call as any).function.name).toBe('get_weather');
+      expect(typeof JSON.parse((call as any).function.arguments)).toBe('object');
+      expect(res.choices[0]!.finish_reason).toBe('tool_calls');
+    }
+    const anthropicCall = lastRequest();
+    expect(anthropicCall.body.tools[0]).toMatchObject({ name: 'get_weather', input_schema: { type: 'object' } });
+  });
+
+  it('responses API: native on openai, bridged through chat on anthropic (unary and streamed)', async () => {
+    const native = await s.openai.responses.create({ model: 'openai/gpt-4o-mini', input: 'respond natively' });
+    expect(native.object).toBe('response');
+    expect(native.output_text).toContain('respond natively');
+    expect(lastRequest().path).toBe('/openai/v1/responses');
+    expect(native.usage!.input_tokens).toBeGreaterThan(0);
+
+    const bridged = await s.openai.responses.create({
+      model: 'anthropic/claude-sonnet-4-5',
+      input: 'respond via chat',
+      instructions: 'be nice',
+    });
+    expect(bridged.object).toBe('response');
+    expect(bridged.status).toBe('completed');
+    expect(bridged.output_text).toContain('respond via chat');
+    expect(bridged.usage!.output_tokens).toBeGreaterThan(0);
+    expect(lastRequest().path).toBe('/anthropic/v1/messages');
+
+    const stream = await s.openai.responses.create({
+      model: 'anthropic/claude-sonnet-4-5',
+      input: 'stream via chat',
+      stream: true,
+    });
+    const types: string[] = [];
+    let text = '';
+    let completed: any;
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed') completed = event.response;
+    }
+    expect(types[0]).toBe('response.created');
+    expect(types[types.length - 1]).toBe('response.completed');
+    expect(text).toContain('stream via chat');
+    expect(completed.usage.output_tokens).toBeGreaterThan(0);
+  });
+
+  it('count_tokens on anthropic and openai', async () => {
+    const anthropic = await s.inference.post('/v1/count_tokens', {
+      model: 'anthropic/claude-sonnet-4-5',
+      messages: [{ role: 'user', content: 'count these four words' }],
+    });
+    expect(anthropic.status, anthropic.text).toBe(200);
+    expect(anthropic.body).toMatchObject({ object: 'response.input_tokens' });
+    expect(anthropic.body.input_tokens).toBeGreaterThan(0);
+    expect(lastRequest().path).toBe('/anthropic/v1/messages/count_tokens');
+  });
+});
