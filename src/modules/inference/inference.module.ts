@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { GovernanceModule } from '../governance/governance.module.js';
+import { InferenceMetrics } from './inference-metrics.js';
+import { PriceRefreshService } from './pricing/price-refresh.service.js';
+import { PriceTable } from './pricing/price-table.js';
 
 /**
  * The inference plane: providers and keys (catalog/), provider adapters (providers/), routing with retries and
@@ -16,9 +19,16 @@ import { GovernanceModule } from '../governance/governance.module.js';
   ],
   providers: [
     // catalog services
-    // pricing and metrics
+    // pricing and metrics (MetricsService, OutboundHttpService and GatewayConfig come from global modules)
+    PriceTable,
+    PriceRefreshService,
+    InferenceMetrics,
     // routing
   ],
-  exports: [],
+  exports: [
+    // pricing and metrics
+    PriceTable,
+    InferenceMetrics,
+  ],
 })
 export class InferenceModule {}
