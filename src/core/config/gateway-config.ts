@@ -105,6 +105,22 @@ export class InferenceConfig {
 }
 
 /**
+ * The price table behind `usage.cost`: the bundled `@pydantic/genai-prices` data, used offline by default. With
+ * `refresh` on, newer data is downloaded at start and every `refresh_interval`; a failed download keeps the table.
+ */
+export class PricingConfig {
+  @IsBoolean()
+  refresh = false;
+
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 24h' })
+  refresh_interval = '24h';
+
+  /** Where refreshed data comes from (the package's own data file on GitHub; a mirror for closed networks). */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  refresh_url = 'https://raw.githubusercontent.com/pydantic/genai-prices/main/prices/new_data/v2/data.json';
+}
+
+/**
  * The whole gateway configuration. Property names are the config file's keys (snake_case); the keys that come only
  * from flags or the environment (host, port, app_dir, role, database_url, redis_url, vault_*) sit beside them so the
  * rest of the code reads one object.
@@ -155,6 +171,10 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => InferenceConfig)
   inference: InferenceConfig = new InferenceConfig();
+
+  @ValidateNested()
+  @Type(() => PricingConfig)
+  pricing: PricingConfig = new PricingConfig();
 
   /**
    * Providers and keys declared in the file (`providers: { <id>: { base_url?, network_config?, keys: [...] } }`),

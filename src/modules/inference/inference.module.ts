@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { GovernanceModule } from '../governance/governance.module.js';
+import { InferenceMetrics } from './inference-metrics.js';
+import { PriceRefreshService } from './pricing/price-refresh.service.js';
+import { PriceTable } from './pricing/price-table.js';
 import { InferenceRouter } from './routing/inference-router.service.js';
 import { InferenceAccess } from './v1/inference-access.js';
 import { InferenceResponder } from './v1/inference-responder.js';
@@ -20,11 +23,13 @@ import { InferenceController } from './v1/inference.controller.js';
   ],
   providers: [
     // catalog services
-    // pricing and metrics
+    PriceTable,
+    PriceRefreshService,
+    InferenceMetrics,
     InferenceAccess,
     InferenceRouter,
     InferenceResponder,
   ],
-  exports: [InferenceRouter],
+  exports: [PriceTable, InferenceMetrics, InferenceRouter],
 })
 export class InferenceModule {}

@@ -1,0 +1,99 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { calcPrice, type Provider } from '@pydantic/genai-prices';
+import type { Logger } from 'pino';
+import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import { LOGGER } from '../../../core/logging/logging.module.js';
+import type { Cost, Usage } from '../providers/provider-adapter.js';
+import { costBreakdown, providerSentCost } from './cost-breakdown.js';
+import { priceDataVersion } from './price-data.js';
+import { priceTarget } from './price-provider-ids.js';
+import { toPriceUsage } from './price-usage.js';
+
+/** A model found in the package's table, ready to price without searching again. */
+interface PricedModel {
+  /** The found provider with only the found model, passed as `calcPrice`'s custom provider. */
+  provider: Provider;
+  /** The model name that matched (one of priceTarget's candidates). */
+  model: string;
+  /** A pricing failure is logged once per model, not once per request. */
+  warned: boolean;
+}
+
+/** Lookups kept per process; beyond this (model names are caller-chosen) the cache starts over. */
+const MAX_CACHED_LOOKUPS = 10_000;
+
+/**
+ * Cost of a request from the `@pydantic/genai-prices` table (pinned, offline unless `pricing.refresh` is on).
+ *
+ * `calcPrice` searches its provider list, then the provider's model list with match rules (OpenRouter has ~700
+ * models, a regex each): tens of microseconds. The search runs once per (provider, model): the hit is kept as a
+ * one-model provider, so each request only prices (the date still picks among a model's dated prices).
+ */
+@Injectable()
+export class PriceTable {
+  private readonly lookups = new Map<string, PricedModel | null>();
+  private lookupsVersion = priceDataVersion();
+
+  constructor(@Optional() @Inject(LOGGER) private readonly logger?: Logger) {}
+
+  /**
+   * The cost of one request, or undefined when it is unknown (provider without a table, model not in it): an
+   * unknown cost is absent, never 0. A cost the provider sent (`usage.cost`) wins. `model` is the model the provider
+   * answered with, or the alias's canonical `model_name`. `at` picks dated prices (default: now).
+   */
+  costOf(provider: ProviderId, model: string, usage: Usage, at?: Date): Cost | undefined {
+    if (usage.cost) {
+      const sent = providerSentCost(usage.cost);
+      if (sent) return sent;
+    }
+    const found = this.lookup(provider, model);
+    if (!found) return undefined;
+    const priceUsage = toPriceUsage(provider, usage);
+    try {
+      const result = calcPrice(priceUsage, found.model, { provider: found.provider, timestamp: at });
+      return result ? costBreakdown(result, priceUsage) : undefined;
+    } catch (err) {
+      // Refreshed data the pinned package cannot price, or usage it refuses: no cost rather than a failed request.
+      if (!found.warned) {
+        found.warned = true;
+        this.logger?.warn({ provider, model, err: (err as Error).message }, 'the price table cannot price this model');
+      }
+      return undefined;
+    }
+  }
+
+  private lookup(provider: ProviderId, model: string): PricedModel | null {
+    const version = priceDataVersion();
+    if (version !== this.lookupsVersion || this.lookups.size >= MAX_CACHED_LOOKUPS) {
+      this.lookups.clear();
+      this.lookupsVersion = version;
+    }
+    const key = `${provider}\n${model}`;
+    let found = this.lookups.get(key);
+    if (found === undefined) {
+      try {
+        found = search(provider, model);
+      } catch (err) {
+        // A model whose price entry the package rejects (refreshed data it cannot read): unknown, said once.
+        this.logger?.warn({ provider, model, err: (err as Error).message }, 'the price table cannot price this model');
+        found = null;
+      }
+      this.lookups.set(key, found);
+    }
+    return found;
+  }
+}
+
+/** The package's own search (provider, then model match rules, then dated-id forms), tried per candidate name. */
+function search(provider: ProviderId, model: string): PricedModel | null {
+  const target = priceTarget(provider, model);
+  if (!target) return null;
+  for (const candidate of target.models) {
+    const hit = calcPrice({}, candidate, { providerId: target.providerId });
+    if (hit) {
+      const { id, name, api_pattern } = hit.provider;
+      return { provider: { id, name, api_pattern, models: [hit.model] }, model: candidate, warned: false };
+    }
+  }
+  return null;
+}
