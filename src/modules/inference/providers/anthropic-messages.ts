@@ -1,0 +1,280 @@
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import type { Json } from './provider-adapter.js';
+
+/**
+ * OpenAI chat body → Anthropic Messages body. Pure translation: a caller mistake the provider could not make sense of
+ * (unparsable tool arguments, an unknown part type) is a 400 naming the field, never a provider round trip.
+ */
+
+/** `reasoning_effort` → `thinking.budget_tokens` (1024 is Anthropic's minimum budget). */
+export const ANTHROPIC_THINKING_BUDGETS: Readonly<Record<string, number>> = {
+  low: 1024,
+  medium: 4096,
+  high: 16384,
+  xhigh: 32768,
+};
+
+/** `max_tokens` is required by Anthropic; used when the caller sets neither max_completion_tokens nor max_tokens. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+/** The fields `/v1/messages/count_tokens` accepts (no max_tokens, stream or sampling settings). */
+const COUNT_TOKENS_FIELDS = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking'] as const;
+
+export function isJsonObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const invalid = (param: string, message: string) => GatewayException.validation(param, message);
+
+/** A `data:<mime>;base64,<data>` URL split, or undefined when the URL is not a base64 data URL. */
+export function parseBase64DataUrl(url: string): { mediaType: string; data: string } | undefined {
+  const m = /^data:([^;,]+)((?:;[^;,]*)*);base64,(.*)$/s.exec(url);
+  return m ? { mediaType: m[1]!, data: m[3]! } : undefined;
+}
+
+export function toAnthropicMessagesBody(body: Json, stream: boolean): Json {
+  const { system, messages } = translateMessages(body.messages);
+  if (typeof body.n === 'number' && body.n > 1) throw invalid('n', 'anthropic returns one choice; n must be 1');
+  const out: Json = { model: body.model };
+  if (system !== undefined) out.system = system;
+  out.messages = messages;
+
+  const thinking = thinkingOf(body);
+  const callerMax = firstNumber(body.max_completion_tokens, body.max_tokens);
+  if (thinking) {
+    // OpenAI's max_completion_tokens includes reasoning; Anthropic wants max_tokens > budget_tokens.
+    const budget = thinking.budget_tokens;
+    if (typeof budget === 'number' && callerMax !== undefined && callerMax <= budget && body.thinking === undefined)
+      thinking.budget_tokens = Math.max(1024, callerMax - 1);
+    out.max_tokens =
+      callerMax ?? (typeof budget === 'number' ? budget + ANTHROPIC_DEFAULT_MAX_TOKENS : ANTHROPIC_DEFAULT_MAX_TOKENS);
+    out.thinking = thinking;
+  } else {
+    out.max_tokens = callerMax ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
+  }
+
+  if (body.stop !== undefined && body.stop !== null)
+    out.stop_sequences = typeof body.stop === 'string' ? [body.stop] : body.stop;
+  for (const field of ['temperature', 'top_p', 'top_k'] as const)
+    if (typeof body[field] === 'number') out[field] = body[field];
+
+  if (body.tools !== undefined && body.tools !== null) out.tools = translateTools(body.tools);
+  const toolChoice = translateToolChoice(body.tool_choice, body.parallel_tool_calls, out.tools !== undefined);
+  if (toolChoice) out.tool_choice = toolChoice;
+
+  if (typeof body.user === 'string' && body.user) out.metadata = { user_id: body.user };
+  if (stream) out.stream = true;
+  return out;
+}
+
+/** The count_tokens body: the Messages translation of a chat-shaped `{ model, messages, tools? }`, trimmed. */
+export function toAnthropicCountTokensBody(body: Json): Json {
+  const full = toAnthropicMessagesBody(body, false);
+  const out: Json = {};
+  for (const field of COUNT_TOKENS_FIELDS) if (full[field] !== undefined) out[field] = full[field];
+  return out;
+}
+
+function firstNumber(...values: unknown[]): number | undefined {
+  for (const v of values) if (typeof v === 'number') return v;
+  return undefined;
+}
+
+/** An explicit `thinking` object passes through; else `reasoning_effort` picks a budget ('none'/'minimal': off). */
+function thinkingOf(body: Json): Json | undefined {
+  if (isJsonObject(body.thinking)) return { ...body.thinking };
+  const effort = body.reasoning_effort;
+  if (effort === undefined || effort === null || effort === 'none' || effort === 'minimal') return undefined;
+  const budget = typeof effort === 'string' ? ANTHROPIC_THINKING_BUDGETS[effort] : undefined;
+  if (budget === undefined)
+    throw invalid('reasoning_effort', 'reasoning_effort must be one of none, minimal, low, medium, high, xhigh');
+  return { type: 'enabled', budget_tokens: budget };
+}
+
+function translateMessages(raw: unknown): { system?: string | Json[]; messages: Json[] } {
+  if (!Array.isArray(raw)) throw invalid('messages', 'messages must be an array');
+  const system: Json[] = [];
+  const messages: Json[] = [];
+  // Consecutive tool results go back as one user turn, as Anthropic expects.
+  let toolTurn: Json[] | undefined;
+  raw.forEach((message: unknown, i) => {
+    const param = `messages[${i}]`;
+    if (!isJsonObject(message)) throw invalid(param, 'each message must be an object');
+    if (message.role !== 'tool') toolTurn = undefined;
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        system.push(...systemBlocks(message.content, `${param}.content`));
+        break;
+      case 'user':
+        messages.push({ role: 'user', content: userContent(message.content, `${param}.content`) });
+        break;
+      case 'assistant':
+        messages.push({ role: 'assistant', content: assistantContent(message, param) });
+        break;
+      case 'tool': {
+        const block = toolResult(message, param);
+        if (toolTurn) toolTurn.push(block);
+        else {
+          toolTurn = [block];
+          messages.push({ role: 'user', content: toolTurn });
+        }
+        break;
+      }
+      default:
+        throw invalid(`${param}.role`, 'role must be one of system, developer, user, assistant, tool');
+    }
+  });
+  if (system.length === 0) return { messages };
+  const only = system.length === 1 ? system[0]! : undefined;
+  return { system: only && only.cache_control === undefined ? (only.text as string) : system, messages };
+}
+
+/** System text as text blocks; empty strings are dropped (Anthropic refuses empty text blocks). */
+function systemBlocks(content: unknown, param: string): Json[] {
+  if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
+  if (!Array.isArray(content)) throw invalid(param, 'content must be a string or an array of text parts');
+  return content.flatMap((part: unknown, j) => {
+    if (!isJsonObject(part) || part.type !== 'text' || typeof part.text !== 'string')
+      throw invalid(`${param}[${j}]`, 'system content parts must be text parts');
+    return part.text ? [textBlock(part)] : [];
+  });
+}
+
+function textBlock(part: Json): Json {
+  const block: Json = { type: 'text', text: part.text };
+  if (part.cache_control !== undefined) block.cache_control = part.cache_control;
+  return block;
+}
+
+function userContent(content: unknown, param: string): string | Json[] {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) throw invalid(param, 'content must be a string or an array of parts');
+  return content.map((part: unknown, j) => contentPart(part, `${param}[${j}]`));
+}
+
+/** One OpenAI content part (text, image_url, file) → one Anthropic block. */
+function contentPart(part: unknown, param: string): Json {
+  if (!isJsonObject(part)) throw invalid(param, 'each content part must be an object');
+  switch (part.type) {
+    case 'text':
+      if (typeof part.text !== 'string') throw invalid(`${param}.text`, 'text must be a string');
+      return textBlock(part);
+    case 'image_url': {
+      const url = isJsonObject(part.image_url) ? part.image_url.url : part.image_url;
+      if (typeof url !== 'string') throw invalid(`${param}.image_url.url`, 'image_url.url must be a string');
+      const block: Json = { type: 'image', source: mediaSource(url, `${param}.image_url.url`) };
+      if (part.cache_control !== undefined) block.cache_control = part.cache_control;
+      return block;
+    }
+    case 'file': {
+      const data = isJsonObject(part.file) ? part.file.file_data : undefined;
+      const parsed = typeof data === 'string' ? parseBase64DataUrl(data) : undefined;
+      if (!parsed) throw invalid(`${param}.file.file_data`, 'file parts need file_data as a base64 data: URL');
+      return { type: 'document', source: { type: 'base64', media_type: parsed.mediaType, data: parsed.data } };
+    }
+    default:
+      throw invalid(`${param}.type`, 'content part type must be text, image_url or file for anthropic');
+  }
+}
+
+function mediaSource(url: string, param: string): Json {
+  const parsed = parseBase64DataUrl(url);
+  if (parsed) return { type: 'base64', media_type: parsed.mediaType, data: parsed.data };
+  if (/^https?:\/\//i.test(url)) return { type: 'url', url };
+  throw invalid(param, 'an image URL must be an http(s) URL or a base64 data: URL');
+}
+
+function assistantContent(message: Json, param: string): string | Json[] {
+  const toolCalls = message.tool_calls;
+  const content = message.content;
+  const hasToolCalls = Array.isArray(toolCalls) && toolCalls.length > 0;
+  if (!hasToolCalls && (typeof content === 'string' || content === null || content === undefined)) return content ?? '';
+  const blocks: Json[] = [];
+  if (typeof content === 'string') {
+    if (content) blocks.push({ type: 'text', text: content });
+  } else if (Array.isArray(content)) {
+    content.forEach((part: unknown, j) => {
+      if (!isJsonObject(part)) throw invalid(`${param}.content[${j}]`, 'each content part must be an object');
+      const text = part.type === 'refusal' ? part.refusal : part.text;
+      if (typeof text !== 'string') throw invalid(`${param}.content[${j}]`, 'assistant parts must be text or refusal');
+      if (text) blocks.push({ type: 'text', text });
+    });
+  } else if (content !== null && content !== undefined) {
+    throw invalid(`${param}.content`, 'content must be a string, an array of parts or null');
+  }
+  if (hasToolCalls)
+    (toolCalls as unknown[]).forEach((call, k) => blocks.push(toolUse(call, `${param}.tool_calls[${k}]`)));
+  return blocks;
+}
+
+function toolUse(call: unknown, param: string): Json {
+  if (!isJsonObject(call) || !isJsonObject(call.function)) throw invalid(param, 'a tool call needs a function');
+  const fn = call.function;
+  if (typeof call.id !== 'string') throw invalid(`${param}.id`, 'a tool call needs an id');
+  if (typeof fn.name !== 'string') throw invalid(`${param}.function.name`, 'a tool call needs a function name');
+  return {
+    type: 'tool_use',
+    id: call.id,
+    name: fn.name,
+    input: parseArguments(fn.arguments, `${param}.function.arguments`),
+  };
+}
+
+/** Tool-call arguments are a JSON object text; '' means no arguments. */
+export function parseArguments(args: unknown, param: string): Json {
+  if (args === undefined || args === null || args === '') return {};
+  let parsed: unknown = args;
+  if (typeof args === 'string') {
+    try {
+      parsed = JSON.parse(args);
+    } catch {
+      throw invalid(param, 'tool call arguments must be a JSON object');
+    }
+  }
+  if (!isJsonObject(parsed)) throw invalid(param, 'tool call arguments must be a JSON object');
+  return parsed;
+}
+
+function toolResult(message: Json, param: string): Json {
+  if (typeof message.tool_call_id !== 'string' || !message.tool_call_id)
+    throw invalid(`${param}.tool_call_id`, 'a tool message needs tool_call_id');
+  const block: Json = { type: 'tool_result', tool_use_id: message.tool_call_id };
+  const content = message.content;
+  if (typeof content === 'string') block.content = content;
+  else if (Array.isArray(content))
+    block.content = content.map((p: unknown, j) => contentPart(p, `${param}.content[${j}]`));
+  else if (content !== null && content !== undefined)
+    throw invalid(`${param}.content`, 'content must be a string or an array of parts');
+  return block;
+}
+
+function translateTools(tools: unknown): Json[] {
+  if (!Array.isArray(tools)) throw invalid('tools', 'tools must be an array');
+  return tools.map((tool: unknown, i) => {
+    if (!isJsonObject(tool) || tool.type !== 'function' || !isJsonObject(tool.function))
+      throw invalid(`tools[${i}].type`, 'only function tools are supported for anthropic');
+    const fn = tool.function;
+    if (typeof fn.name !== 'string') throw invalid(`tools[${i}].function.name`, 'a tool needs a name');
+    const out: Json = { name: fn.name };
+    if (typeof fn.description === 'string') out.description = fn.description;
+    out.input_schema = isJsonObject(fn.parameters) ? fn.parameters : { type: 'object', properties: {} };
+    if (tool.cache_control !== undefined) out.cache_control = tool.cache_control;
+    return out;
+  });
+}
+
+function translateToolChoice(choice: unknown, parallel: unknown, hasTools: boolean): Json | undefined {
+  let out: Json | undefined;
+  if (choice === 'auto') out = { type: 'auto' };
+  else if (choice === 'none') out = { type: 'none' };
+  else if (choice === 'required') out = { type: 'any' };
+  else if (isJsonObject(choice) && isJsonObject(choice.function) && typeof choice.function.name === 'string')
+    out = { type: 'tool', name: choice.function.name };
+  else if (choice !== undefined && choice !== null)
+    throw invalid('tool_choice', 'tool_choice must be auto, none, required or a named function');
+  // Anthropic refuses a tool_choice without tools, so parallel_tool_calls alone only applies alongside tools.
+  if (parallel === false && hasTools && out?.type !== 'none')
+    out = { ...(out ?? { type: 'auto' }), disable_parallel_tool_use: true };
+  return out;
+}

@@ -1,0 +1,111 @@
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { toGeminiCountTokens, toGeminiGenerateContent } from './gemini-contents.js';
+import { fromGeminiEmbeddings, toGeminiEmbeddings } from './gemini-embeddings.js';
+import { parseGeminiError } from './gemini-error.js';
+import { fromGeminiResponse } from './gemini-response.js';
+import { GeminiStreamDecoder } from './gemini-stream.js';
+import { bareModel, geminiModelPath, jsonObjects } from './gemini-wire.js';
+import type {
+  InferenceKind,
+  Json,
+  ListedModel,
+  ParsedResponse,
+  ProviderAdapter,
+  ProviderTarget,
+  StreamDecoder,
+  UpstreamCall,
+} from './provider-adapter.js';
+
+export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+/** The API's page maximum: one call lists every model. */
+const LIST_MODELS_PAGE_SIZE = 1000;
+
+/** Extra headers lower-cased so they replace rather than duplicate ours; the key last so none can swap it. */
+function headersFor(target: ProviderTarget, json: boolean): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (json) headers['content-type'] = 'application/json';
+  for (const [name, value] of Object.entries(target.extraHeaders)) headers[name.toLowerCase()] = value;
+  if (target.key.value) headers['x-goog-api-key'] = target.key.value;
+  return headers;
+}
+
+function post(target: ProviderTarget, method: string, body: Json, query = ''): UpstreamCall {
+  return {
+    method: 'POST',
+    url: `${target.baseUrl}/v1beta/${geminiModelPath(target.model)}:${method}${query}`,
+    headers: headersFor(target, true),
+    body: JSON.stringify(body),
+  };
+}
+
+function unsupported(kind: InferenceKind): GatewayException {
+  return new GatewayException(400, 'unsupported_operation', `gemini does not support ${kind} requests`, {
+    reason: 'caller_invalid_request',
+  });
+}
+
+/** Gemini API (generativelanguage.googleapis.com v1beta): generateContent, embeddings, countTokens, models. */
+export const geminiAdapter: ProviderAdapter = {
+  kinds: new Set<InferenceKind>(['chat', 'embeddings', 'count_tokens']),
+
+  defaultBaseUrl: () => GEMINI_DEFAULT_BASE_URL,
+
+  buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall {
+    switch (kind) {
+      case 'chat':
+        return stream
+          ? post(target, 'streamGenerateContent', toGeminiGenerateContent(body), '?alt=sse')
+          : post(target, 'generateContent', toGeminiGenerateContent(body));
+      case 'embeddings': {
+        const call = toGeminiEmbeddings(body, target.model);
+        return post(target, call.method, call.body);
+      }
+      case 'count_tokens':
+        return post(target, 'countTokens', toGeminiCountTokens(body, target.model));
+      case 'completions':
+      case 'responses':
+      case 'rerank':
+        throw unsupported(kind);
+    }
+  },
+
+  parseResponse(kind: InferenceKind, body: Json, target: ProviderTarget): ParsedResponse {
+    switch (kind) {
+      case 'chat':
+        return fromGeminiResponse(body, target);
+      case 'embeddings':
+        return fromGeminiEmbeddings(body, target);
+      case 'count_tokens':
+        return {
+          body: {
+            object: 'response.input_tokens',
+            input_tokens: typeof body.totalTokens === 'number' ? body.totalTokens : 0,
+          },
+        };
+      case 'completions':
+      case 'responses':
+      case 'rerank':
+        throw unsupported(kind);
+    }
+  },
+
+  streamDecoder(kind: InferenceKind, target: ProviderTarget): StreamDecoder {
+    if (kind !== 'chat') throw unsupported(kind);
+    return new GeminiStreamDecoder(target);
+  },
+
+  parseError: parseGeminiError,
+
+  buildListModels(target: ProviderTarget): UpstreamCall {
+    return {
+      method: 'GET',
+      url: `${target.baseUrl}/v1beta/models?pageSize=${LIST_MODELS_PAGE_SIZE}`,
+      headers: headersFor(target, false),
+    };
+  },
+
+  parseListModels(body: Json): ListedModel[] {
+    const models = jsonObjects(body.models);
+    return models.flatMap((m) => (typeof m.name === 'string' ? [{ id: bareModel(m.name), owned_by: 'google' }] : []));
+  },
+};
