@@ -22,6 +22,20 @@ function servedHeaders(result: RoutedResult, costUsd?: number): Record<string, s
   return headers;
 }
 
+/**
+ * `encoding_format: "base64"` (the openai SDK's default): vectors as base64 of little-endian float32. Providers that
+ * only return number arrays (Gemini) are converted here; an OpenAI-compatible provider already answered base64.
+ */
+function encodeEmbeddings(body: Json): void {
+  if (!Array.isArray(body.data)) return;
+  for (const item of body.data as Json[]) {
+    const vector = item.embedding;
+    if (!Array.isArray(vector)) continue;
+    const floats = Float32Array.from(vector as number[]);
+    item.embedding = Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString('base64');
+  }
+}
+
 /** A failure after the stream started: the upstream broke off (502), or whatever the decoder or outbound raised. */
 function midStreamError(err: unknown): GatewayException {
   if (err instanceof GatewayException) return err;
@@ -59,6 +73,7 @@ export class InferenceResponder {
     const usage = this.price(result, parsed.usage);
     let body = parsed.body;
     if (result.bridged) body = chatToResponsesResponse(body, call.body);
+    if (call.kind === 'embeddings' && call.body.encoding_format === 'base64') encodeEmbeddings(body);
     if (usage) {
       body.usage = call.kind === 'responses' ? toResponsesWireUsage(usage) : toOpenAiWireUsage(usage);
     }
