@@ -1,11 +1,16 @@
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import { AzureAdapter } from './azure.adapter.js';
+import { openAiCompatibleAdapters } from './openai-compatible.adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 
 /**
  * Provider id → adapter. A provider without an entry is accepted in the management API (its keys can be stored) but
  * answers 400 `unsupported_operation` on /v1 until its adapter lands.
  */
-const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {};
+const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
+  ...openAiCompatibleAdapters(),
+  azure: new AzureAdapter(),
+};
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {
   return ADAPTERS[provider];
