@@ -1,6 +1,8 @@
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { anthropicAdapter } from './anthropic.adapter.js';
 import { geminiAdapter } from './gemini.adapter.js';
+import { AzureAdapter } from './azure.adapter.js';
+import { openAiCompatibleAdapters } from './openai-compatible.adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 
 /**
@@ -10,6 +12,8 @@ import type { ProviderAdapter } from './provider-adapter.js';
 const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
+  ...openAiCompatibleAdapters(),
+  azure: new AzureAdapter(),
 };
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {

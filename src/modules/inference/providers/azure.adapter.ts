@@ -1,0 +1,111 @@
+import { parseOpenAiError } from './openai-error.js';
+import { openAiRequestBody, unsupportedKind, upstreamHeaders } from './openai-request.js';
+import { parseOpenAiModelList, parseOpenAiResponse } from './openai-response.js';
+import { OpenAiChatStreamDecoder, OpenAiResponsesStreamDecoder } from './openai-stream.js';
+import type {
+  InferenceKind,
+  Json,
+  ListedModel,
+  ParsedResponse,
+  ProviderAdapter,
+  ProviderError,
+  ProviderTarget,
+  StreamDecoder,
+  UpstreamCall,
+} from './provider-adapter.js';
+
+/** The GA data-plane version (inference.md §2.2); a key's `api_version` overrides it. */
+export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
+
+const DEPLOYMENT_PATHS: Partial<Record<InferenceKind, string>> = {
+  chat: 'chat/completions',
+  completions: 'completions',
+  embeddings: 'embeddings',
+};
+
+/**
+ * Azure OpenAI: the OpenAI wire format (bodies, streams, errors and usage are the OpenAI-compatible adapter's) on
+ * Azure's URLs with the `api-key` header.
+ *
+ * - Chat, completions, embeddings: `{endpoint}/openai/deployments/{deployment}/…?api-version=…`. The deployment is
+ *   the key's `deployments[model]`, else the model name itself.
+ * - Responses: the v1 surface, `{endpoint}/openai/v1/responses?api-version=preview`, whose `model` is the deployment.
+ * - The endpoint is per key (`key.azure.endpoint`), so there is no default base URL; a key without one falls back to
+ *   the provider's `base_url`.
+ * - Model listing asks the resource (`{endpoint}/openai/models?api-version=…`): it lists what the resource can serve,
+ *   which says whether the key and endpoint work. What routing can call is the key's `deployments` map (plus any
+ *   model used as its own deployment name), already known without a request.
+ */
+export class AzureAdapter implements ProviderAdapter {
+  readonly kinds: ReadonlySet<InferenceKind> = new Set<InferenceKind>([
+    'chat',
+    'completions',
+    'embeddings',
+    'responses',
+  ]);
+
+  defaultBaseUrl(): string | undefined {
+    return undefined;
+  }
+
+  buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall {
+    const deployment = this.deployment(target);
+    const streams = stream && kind !== 'embeddings';
+    let url: string;
+    let model = target.model;
+    if (kind === 'responses') {
+      url = `${this.endpoint(target)}/openai/v1/responses?api-version=preview`;
+      model = deployment;
+    } else {
+      const path = DEPLOYMENT_PATHS[kind];
+      if (!path) throw unsupportedKind('azure', kind);
+      url =
+        `${this.endpoint(target)}/openai/deployments/${encodeURIComponent(deployment)}/${path}` +
+        `?api-version=${encodeURIComponent(this.apiVersion(target))}`;
+    }
+    return {
+      method: 'POST',
+      url,
+      headers: upstreamHeaders(target, 'api-key', { body: true, stream: streams }),
+      body: JSON.stringify(openAiRequestBody(kind, body, model, streams)),
+    };
+  }
+
+  parseResponse(kind: InferenceKind, body: Json): ParsedResponse {
+    return parseOpenAiResponse(kind, body);
+  }
+
+  streamDecoder(kind: InferenceKind): StreamDecoder {
+    return kind === 'responses' ? new OpenAiResponsesStreamDecoder() : new OpenAiChatStreamDecoder();
+  }
+
+  /** Azure's errors are OpenAI's (`retry-after-ms` included), e.g. `{ error: { code: "content_filter", … } }`. */
+  parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError {
+    return parseOpenAiError(status, headers, body);
+  }
+
+  buildListModels(target: ProviderTarget): UpstreamCall {
+    return {
+      method: 'GET',
+      url: `${this.endpoint(target)}/openai/models?api-version=${encodeURIComponent(this.apiVersion(target))}`,
+      headers: upstreamHeaders(target, 'api-key', { body: false, stream: false }),
+    };
+  }
+
+  parseListModels(body: Json): ListedModel[] {
+    return parseOpenAiModelList(body);
+  }
+
+  private endpoint(target: ProviderTarget): string {
+    return (target.key.azure?.endpoint || target.baseUrl).replace(/\/+$/, '');
+  }
+
+  private apiVersion(target: ProviderTarget): string {
+    return target.key.azure?.api_version || AZURE_DEFAULT_API_VERSION;
+  }
+
+  private deployment(target: ProviderTarget): string {
+    const deployments = target.key.azure?.deployments ?? {};
+    return Object.hasOwn(deployments, target.model) ? (deployments[target.model] ?? target.model) : target.model;
+  }
+}

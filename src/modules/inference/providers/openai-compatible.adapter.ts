@@ -1,0 +1,100 @@
+import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import { OPENAI_COMPATIBLE_PROFILES, OPENAI_PATHS, type OpenAiCompatibleProfile } from './openai-compatible.table.js';
+import { parseOpenAiError } from './openai-error.js';
+import { openAiRequestBody, unsupportedKind, upstreamHeaders } from './openai-request.js';
+import { answeredModelOf, parseOpenAiModelList, parseOpenAiResponse } from './openai-response.js';
+import { OpenAiChatStreamDecoder, OpenAiResponsesStreamDecoder } from './openai-stream.js';
+import type {
+  InferenceKind,
+  Json,
+  ListedModel,
+  ParsedResponse,
+  ProviderAdapter,
+  ProviderError,
+  ProviderTarget,
+  StreamDecoder,
+  UpstreamCall,
+} from './provider-adapter.js';
+
+/**
+ * The OpenAI wire format, one instance per provider id of `OPENAI_COMPATIBLE_PROFILES` (kinds, base URL and quirks
+ * differ per provider; bodies, streams, errors and usage are shared with the Azure adapter).
+ */
+export class OpenAiCompatibleAdapter implements ProviderAdapter {
+  readonly kinds: ReadonlySet<InferenceKind>;
+
+  constructor(
+    private readonly provider: ProviderId,
+    private readonly profile: OpenAiCompatibleProfile,
+  ) {
+    this.kinds = new Set(profile.kinds);
+  }
+
+  defaultBaseUrl(): string | undefined {
+    return this.profile.baseUrl;
+  }
+
+  buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall {
+    if (!this.kinds.has(kind)) throw unsupportedKind(this.provider, kind);
+    const streams = stream && (kind === 'chat' || kind === 'completions' || kind === 'responses');
+    const prepared = openAiRequestBody(kind, body, target.model, streams, {
+      streamUsage: this.profile.streamUsage?.(target.model) ?? true,
+    });
+    this.profile.adjustBody?.(kind, prepared, target.model);
+    const path = this.profile.paths?.[kind] ?? OPENAI_PATHS[kind];
+    return {
+      method: 'POST',
+      url: this.base(target) + path,
+      headers: upstreamHeaders(target, this.profile.auth, { body: true, stream: streams }),
+      body: JSON.stringify(prepared),
+    };
+  }
+
+  parseResponse(kind: InferenceKind, body: Json, target: ProviderTarget): ParsedResponse {
+    const parsed = parseOpenAiResponse(kind, body);
+    if (this.profile.serverSideFallback && (kind === 'chat' || kind === 'completions')) {
+      const answered = answeredModelOf(body, target.model);
+      if (answered) parsed.answeredModel = answered;
+    }
+    return parsed;
+  }
+
+  streamDecoder(kind: InferenceKind): StreamDecoder {
+    if (kind === 'responses') return new OpenAiResponsesStreamDecoder();
+    return new OpenAiChatStreamDecoder({ endsAfterFinish: this.profile.endsAfterFinish });
+  }
+
+  parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError {
+    return parseOpenAiError(status, headers, body);
+  }
+
+  buildListModels(target: ProviderTarget): UpstreamCall {
+    const configured = target.baseUrl.replace(/\/+$/, '');
+    return {
+      method: 'GET',
+      url: this.profile.listModelsUrl?.(configured) ?? `${this.base(target)}/models`,
+      headers: upstreamHeaders(target, this.profile.auth, { body: false, stream: false }),
+    };
+  }
+
+  parseListModels(body: Json): ListedModel[] {
+    return parseOpenAiModelList(body);
+  }
+
+  private base(target: ProviderTarget): string {
+    const base = target.baseUrl.replace(/\/+$/, '');
+    const prefix = this.profile.requiredPrefix;
+    return prefix && !base.endsWith(prefix) ? base + prefix : base;
+  }
+}
+
+/** One adapter per provider id of the table, for the registry. */
+export function openAiCompatibleAdapters(): Partial<Record<ProviderId, OpenAiCompatibleAdapter>> {
+  const adapters: Partial<Record<ProviderId, OpenAiCompatibleAdapter>> = {};
+  for (const [provider, profile] of Object.entries(OPENAI_COMPATIBLE_PROFILES) as Array<
+    [ProviderId, OpenAiCompatibleProfile]
+  >) {
+    adapters[provider] = new OpenAiCompatibleAdapter(provider, profile);
+  }
+  return adapters;
+}

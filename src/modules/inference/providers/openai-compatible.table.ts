@@ -1,0 +1,115 @@
+import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { AuthStyle } from './openai-request.js';
+import type { InferenceKind, Json } from './provider-adapter.js';
+
+/**
+ * Every provider spoken through the OpenAI-compatible adapter (inference.md §1), as data.
+ *
+ * Base URLs follow the OpenAI SDK convention: the base is everything before `/chat/completions`, version prefix
+ * included (`https://api.groq.com/openai/v1`), and a `base_url` override is read the same way. Self-hosted servers
+ * and Databricks have no default; their operators often give the bare host, so `requiredPrefix` is appended to a
+ * base that does not already end with it.
+ *
+ * Left out on purpose (no adapter, so /v1 answers 400 `unsupported_operation`): `github-copilot` (the host comes
+ * from an exchanged token and editor headers are required), `opencode-go`/`opencode-zen` (each model family is
+ * routed to a different wire format) and `bedrock_mantle` (regional host, SigV4 or region-bound keys: it comes with
+ * the Bedrock adapter).
+ */
+export interface OpenAiCompatibleProfile {
+  /** Undefined: self-hosted, the provider's `base_url` is required. */
+  baseUrl?: string;
+  /** Appended to a configured base that does not end with it (`/v1` for vLLM given as `http://host:8000`). */
+  requiredPrefix?: string;
+  auth: AuthStyle;
+  kinds: readonly InferenceKind[];
+  /** Paths relative to the base that differ from OpenAI's. */
+  paths?: Partial<Record<InferenceKind, string>>;
+  /** Model listing when it is not `GET {base}/models` (the base as configured, before `requiredPrefix`). */
+  listModelsUrl?: (base: string) => string;
+  /** Edits the prepared body in place for a provider's dialect. */
+  adjustBody?: (kind: InferenceKind, body: Json, model: string) => void;
+  /** False when the model rejects `stream_options`; its stream then carries no usage. */
+  streamUsage?: (model: string) => boolean;
+  /** The provider may end a complete stream without `data: [DONE]`. */
+  endsAfterFinish?: boolean;
+  /** The provider routes server-side (`openrouter/auto`, `models: [...]`): report the model that answered. */
+  serverSideFallback?: boolean;
+}
+
+export const OPENAI_PATHS: Readonly<Record<InferenceKind, string>> = {
+  chat: '/chat/completions',
+  completions: '/completions',
+  embeddings: '/embeddings',
+  responses: '/responses',
+  count_tokens: '/responses/input_tokens',
+  rerank: '/rerank',
+};
+
+const CHAT: readonly InferenceKind[] = ['chat'];
+const TEXT: readonly InferenceKind[] = ['chat', 'completions'];
+const TEXT_AND_EMBEDDINGS: readonly InferenceKind[] = ['chat', 'completions', 'embeddings'];
+const SELF_HOSTED_WITH_RERANK: readonly InferenceKind[] = ['chat', 'completions', 'embeddings', 'rerank'];
+
+/** Mistral takes the legacy `max_tokens` and ignores `max_completion_tokens`. */
+function legacyMaxTokens(_kind: InferenceKind, body: Json): void {
+  if (body.max_completion_tokens !== undefined) {
+    if (body.max_tokens === undefined) body.max_tokens = body.max_completion_tokens;
+    delete body.max_completion_tokens;
+  }
+}
+
+export const OPENAI_COMPATIBLE_PROFILES: Partial<Record<ProviderId, OpenAiCompatibleProfile>> = {
+  openai: {
+    baseUrl: 'https://api.openai.com/v1',
+    auth: 'bearer',
+    kinds: ['chat', 'completions', 'embeddings', 'responses', 'count_tokens'],
+  },
+  groq: { baseUrl: 'https://api.groq.com/openai/v1', auth: 'bearer', kinds: CHAT },
+  cerebras: { baseUrl: 'https://api.cerebras.ai/v1', auth: 'bearer', kinds: TEXT },
+  fireworks: { baseUrl: 'https://api.fireworks.ai/inference/v1', auth: 'bearer', kinds: TEXT_AND_EMBEDDINGS },
+  xai: { baseUrl: 'https://api.x.ai/v1', auth: 'bearer', kinds: TEXT },
+  nebius: { baseUrl: 'https://api.tokenfactory.nebius.com/v1', auth: 'bearer', kinds: TEXT_AND_EMBEDDINGS },
+  parasail: { baseUrl: 'https://api.parasail.io/v1', auth: 'bearer', kinds: TEXT },
+  // No version prefix; fill-in-the-middle completions live under /beta.
+  deepseek: {
+    baseUrl: 'https://api.deepseek.com',
+    auth: 'bearer',
+    kinds: TEXT,
+    paths: { completions: '/beta/completions' },
+  },
+  // No version prefix; usage carries citation_tokens, num_search_queries, reasoning_tokens and a cost object.
+  perplexity: { baseUrl: 'https://api.perplexity.ai', auth: 'bearer', kinds: CHAT, endsAfterFinish: true },
+  // usage.cost is a number (USD).
+  openrouter: {
+    baseUrl: 'https://openrouter.ai/api/v1',
+    auth: 'bearer',
+    kinds: TEXT_AND_EMBEDDINGS,
+    serverSideFallback: true,
+  },
+  // OCR and transcription are Mistral-native and come later.
+  mistral: {
+    baseUrl: 'https://api.mistral.ai/v1',
+    auth: 'bearer',
+    kinds: ['chat', 'embeddings'],
+    adjustBody: legacyMaxTokens,
+  },
+  // Chat through the inference router; the other Hugging Face tasks are native.
+  huggingface: { baseUrl: 'https://router.huggingface.co/v1', auth: 'bearer', kinds: CHAT },
+  ollama: { requiredPrefix: '/v1', auth: 'bearer', kinds: TEXT_AND_EMBEDDINGS },
+  vllm: { requiredPrefix: '/v1', auth: 'bearer', kinds: SELF_HOSTED_WITH_RERANK },
+  sgl: { requiredPrefix: '/v1', auth: 'bearer', kinds: SELF_HOSTED_WITH_RERANK },
+  wafer: { baseUrl: 'https://pass.wafer.ai/v1', auth: 'bearer', kinds: CHAT },
+  zro: { baseUrl: 'https://zro.moonmath.ai/v1', auth: 'bearer', kinds: CHAT },
+  // Chat only; text-to-speech and speech-to-text are native (api-subscription-key) and come later.
+  sarvam: { baseUrl: 'https://api.sarvam.ai/v1', auth: 'bearer', kinds: CHAT },
+  // Workspace host + /serving-endpoints, a personal access token as Bearer; the model is the endpoint name.
+  // Dotted Unity Catalog names (/ai-gateway/mlflow/v1) and OAuth M2M are not handled yet.
+  databricks: {
+    requiredPrefix: '/serving-endpoints',
+    auth: 'bearer',
+    kinds: TEXT_AND_EMBEDDINGS,
+    listModelsUrl: (base) => `${base.replace(/\/serving-endpoints$/, '')}/api/2.0/serving-endpoints`,
+    // Gemini models behind Databricks reject stream_options.
+    streamUsage: (model) => !/gemini/i.test(model),
+  },
+};

@@ -1,0 +1,68 @@
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { InferenceKind, Json, ProviderTarget } from './provider-adapter.js';
+import { asObject } from './wire-json.js';
+
+/** How a provider of the OpenAI family takes its key. */
+export type AuthStyle = 'bearer' | 'api-key';
+
+/**
+ * Headers of one upstream call: the provider's `extra_headers` first, then ours, names lower-cased so ours win over
+ * an extra header of the same name (a configured header can add, never replace, the key). An empty key value (a
+ * local vLLM or Ollama) sends no credential at all.
+ */
+export function upstreamHeaders(
+  target: ProviderTarget,
+  auth: AuthStyle,
+  call: { body: boolean; stream: boolean },
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(target.extraHeaders)) headers[name.toLowerCase()] = value;
+  if (call.body) headers['content-type'] = 'application/json';
+  headers.accept = call.stream ? 'text/event-stream' : 'application/json';
+  const key = target.key.value;
+  if (key) {
+    if (auth === 'bearer') headers.authorization = `Bearer ${key}`;
+    else headers['api-key'] = key;
+  }
+  return headers;
+}
+
+/**
+ * The caller's OpenAI-shaped body as sent upstream: `model` is the target's, and the stream flags are exactly what
+ * this call does. Chat and completions streams always ask for usage (`stream_options.include_usage`) so the
+ * gateway can meter them; the router decides whether the caller sees the usage-only chunk.
+ */
+export function openAiRequestBody(
+  kind: InferenceKind,
+  body: Json,
+  model: string,
+  stream: boolean,
+  options: { streamUsage?: boolean } = {},
+): Json {
+  const out: Json = { ...body, model };
+  delete out.stream;
+  if (kind === 'chat' || kind === 'completions') {
+    delete out.stream_options;
+    if (stream) {
+      out.stream = true;
+      if (options.streamUsage !== false) {
+        out.stream_options = { ...asObject(body.stream_options), include_usage: true };
+      }
+    }
+  } else if (kind === 'responses') {
+    if (stream) out.stream = true;
+    else delete out.stream_options;
+  } else {
+    delete out.stream_options;
+  }
+  return out;
+}
+
+/** A kind the adapter does not speak; the router checks `kinds` first, so this is a guard, not a path. */
+export function unsupportedKind(provider: ProviderId, kind: InferenceKind): GatewayException {
+  return new GatewayException(400, 'unsupported_operation', `Provider ${provider} does not support ${kind}`, {
+    param: 'model',
+    reason: 'caller_invalid_request',
+  });
+}

@@ -1,0 +1,153 @@
+import { openAiErrorFields, openAiStreamError, truncatedStreamError } from './openai-error.js';
+import { usageFromOpenAi, usageFromResponses } from './openai-usage.js';
+import type { Json, ProviderError, StreamDecoder, StreamOutput } from './provider-adapter.js';
+import { SseDecoder, type SseMessage } from './sse-decoder.js';
+import { asArray, asObject } from './wire-json.js';
+
+function parseData(data: string): Json | undefined {
+  try {
+    return asObject(JSON.parse(data));
+  } catch {
+    return undefined;
+  }
+}
+
+const UNREADABLE: ProviderError = {
+  status: 502,
+  message: 'The provider sent a stream event that is not a JSON object',
+  reason: 'provider_server_error',
+};
+
+/**
+ * Shared life cycle: SSE framing, nothing decoded after the terminator or a failure, and `end` reporting a stream
+ * that stopped early.
+ */
+abstract class OpenAiFamilyStreamDecoder implements StreamDecoder {
+  private readonly sse = new SseDecoder();
+  /** The terminator arrived, or the stream failed: whatever follows is ignored. */
+  protected closed = false;
+
+  push(text: string): StreamOutput[] {
+    return this.decode(this.sse.push(text));
+  }
+
+  end(): StreamOutput[] {
+    const out = this.decode(this.sse.end());
+    if (!this.closed && !this.completeWithoutTerminator()) {
+      this.closed = true;
+      out.push({ kind: 'error', error: truncatedStreamError(this.terminator) });
+    }
+    return out;
+  }
+
+  protected fail(out: StreamOutput[], error: ProviderError): void {
+    this.closed = true;
+    out.push({ kind: 'error', error });
+  }
+
+  private decode(messages: SseMessage[]): StreamOutput[] {
+    const out: StreamOutput[] = [];
+    for (const message of messages) {
+      if (this.closed) break;
+      this.message(message, out);
+    }
+    return out;
+  }
+
+  /** Name of the terminator, for the truncation message. */
+  protected abstract readonly terminator: string;
+  protected abstract message(message: SseMessage, out: StreamOutput[]): void;
+  /** Whether a stream that ended without its terminator still delivered everything (a provider quirk). */
+  protected completeWithoutTerminator(): boolean {
+    return false;
+  }
+}
+
+export interface ChatStreamOptions {
+  /**
+   * Accept a stream that ends without `data: [DONE]` once every choice has finished and usage has arrived (for a
+   * provider that omits the terminator). Off by default: a missing `[DONE]` means the stream was cut.
+   */
+  endsAfterFinish?: boolean;
+}
+
+/**
+ * `chat.completion.chunk` and `text_completion` streams: `data: {…}` events ended by `data: [DONE]`. An in-stream
+ * `{"error": {…}}` is an error output; a chunk's usage (OpenAI's final `choices: []` chunk, Groq's `x_groq.usage`,
+ * Perplexity's usage on every chunk) comes as contract Usage beside the untouched chunk.
+ */
+export class OpenAiChatStreamDecoder extends OpenAiFamilyStreamDecoder {
+  protected readonly terminator = 'data: [DONE]';
+  private finished = false;
+  private sawUsage = false;
+
+  constructor(private readonly options: ChatStreamOptions = {}) {
+    super();
+  }
+
+  protected message(message: SseMessage, out: StreamOutput[]): void {
+    const data = message.data.trim();
+    if (data === '[DONE]') {
+      this.closed = true;
+      return;
+    }
+    if (data === '') return;
+    const chunk = parseData(data);
+    if (!chunk) return this.fail(out, { ...UNREADABLE });
+    if ((chunk.error !== undefined && chunk.error !== null) || message.event === 'error') {
+      return this.fail(out, openAiStreamError(openAiErrorFields(chunk)));
+    }
+    const usage = usageFromOpenAi(chunk.usage) ?? usageFromOpenAi(asObject(chunk.x_groq)?.usage);
+    const choices = asArray(chunk.choices) ?? [];
+    if (choices.some((c) => asObject(c)?.finish_reason)) this.finished = true;
+    if (usage) {
+      this.sawUsage = true;
+      out.push({ kind: 'chunk', chunk, usage });
+    } else {
+      out.push({ kind: 'chunk', chunk });
+    }
+  }
+
+  protected override completeWithoutTerminator(): boolean {
+    return !!this.options.endsAfterFinish && this.finished && this.sawUsage;
+  }
+}
+
+const RESPONSES_TERMINAL = new Set(['response.completed', 'response.incomplete']);
+
+/**
+ * Responses API streams: typed `event:`/`data:` pairs, no `[DONE]`. `response.completed` and `response.incomplete`
+ * end the stream (with usage); `response.failed` and `error` are error outputs (a failed response's usage is billed).
+ */
+export class OpenAiResponsesStreamDecoder extends OpenAiFamilyStreamDecoder {
+  protected readonly terminator = 'response.completed';
+
+  protected message(message: SseMessage, out: StreamOutput[]): void {
+    const data = parseData(message.data);
+    if (!data) {
+      // A keep-alive without data is harmless; anything else unreadable is not.
+      if (message.data.trim() === '' || message.data.trim() === '[DONE]') return;
+      return this.fail(out, { ...UNREADABLE });
+    }
+    const event = message.event ?? (typeof data.type === 'string' ? data.type : 'message');
+    if (event === 'error') {
+      // `type` of the event itself is "error"; the error's own fields are beside it (or under `error`).
+      const { type: _eventType, ...fields } = data;
+      return this.fail(out, openAiStreamError(openAiErrorFields({ error: asObject(data.error) ?? fields })));
+    }
+    const response = asObject(data.response);
+    if (event === 'response.failed') {
+      const error = openAiStreamError(openAiErrorFields({ error: asObject(response?.error) ?? {} }));
+      const billed = usageFromResponses(response?.usage, response?.output);
+      if (billed) error.billedUsage = billed;
+      return this.fail(out, error);
+    }
+    if (RESPONSES_TERMINAL.has(event)) {
+      this.closed = true;
+      const usage = usageFromResponses(response?.usage, response?.output);
+      out.push(usage ? { kind: 'event', event, data, usage } : { kind: 'event', event, data });
+      return;
+    }
+    out.push({ kind: 'event', event, data });
+  }
+}
