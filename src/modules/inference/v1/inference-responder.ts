@@ -72,7 +72,7 @@ export class InferenceResponder {
     const parsed = result.unary!;
     const usage = this.price(result, parsed.usage);
     let body = parsed.body;
-    if (result.bridged) body = chatToResponsesResponse(body, call.body);
+    if (result.bridged) body = chatToResponsesResponse(body, call.body, usage) as unknown as Json;
     if (call.kind === 'embeddings' && call.body.encoding_format === 'base64') encodeEmbeddings(body);
     if (usage) {
       body.usage = call.kind === 'responses' ? toResponsesWireUsage(usage) : toOpenAiWireUsage(usage);
@@ -252,7 +252,7 @@ class StreamWriter {
     this.raw.write(this.call.kind === 'responses' ? `event: error\ndata: ${data}\n\n` : `data: ${data}\n\n`);
   }
 
-  private event(event: string, data: Json): void {
+  private event(event: string, data: object): void {
     this.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 }
