@@ -4,6 +4,7 @@ import { eventually } from '../auth/auth-helpers.js';
 import { startTestApp } from '../helpers/test-app.js';
 import {
   expectInferenceError,
+  seen,
   SETUP_TOKEN,
   sseMessages,
   startInferenceStack,
@@ -46,7 +47,7 @@ describe('inference errors', () => {
     });
     expect(providerKey.status).toBe(401);
     expect(providerKey.body.error.code).toBe('invalid_credentials');
-    expect(s.sim.requests()).toHaveLength(0);
+    expect(seen(s.sim)).toHaveLength(0);
   });
 
   it('surfaces errors through the openai SDK as APIError carrying our body', async () => {
@@ -128,7 +129,7 @@ describe('inference errors', () => {
         param: 'model',
       },
     );
-    expect(s.sim.requests()).toHaveLength(0);
+    expect(seen(s.sim)).toHaveLength(0);
   });
 
   it('a stream the provider drops mid-way ends with an SSE error event, not [DONE]', async () => {
@@ -185,8 +186,7 @@ describe('inference errors', () => {
     await reader.read();
     abort.abort();
     await eventually(async () => {
-      const seen = s.sim.requests().at(-1)!;
-      expect(seen.aborted).toBe(true);
+      expect(seen(s.sim).at(-1)!.client_aborted).toBe(true);
       return true;
     });
   });
@@ -227,7 +227,7 @@ describe('inference access modes', () => {
         headers: { authorization: 'Bearer sk-caller-own-key' },
       });
       expect(res.status, res.text).toBe(200);
-      expect(s.sim.requests().at(-1)!.headers.authorization).toBe('Bearer sk-caller-own-key');
+      expect(seen(s.sim).at(-1)!.headers.authorization).toBe('Bearer sk-caller-own-key');
       expect(res.headers.get('x-gateway-routing-info-key')).toBe('direct');
       const none = await s.gw.http.post('/v1/chat/completions', chat('openai/gpt-4o-mini'));
       expect(none.status).toBe(401);

@@ -127,3 +127,8 @@ export function sseMessages(text: string): Array<{ event?: string; data: string 
       return event ? { event, data } : { data };
     });
 }
+
+/** What the simulator received, loosely typed for assertions on translated bodies. */
+export function seen(sim: Simulator, filter?: { family?: string }): any[] {
+  return sim.requests(filter as never) as any[];
+}

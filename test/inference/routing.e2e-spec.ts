@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { created, expectInferenceError, startInferenceStack, type InferenceStack } from './inference-kit.js';
+import { created, expectInferenceError, seen, startInferenceStack, type InferenceStack } from './inference-kit.js';
 
 const chat = (model: string, extra: Record<string, unknown> = {}) => ({
   model,
@@ -16,7 +16,7 @@ describe('inference routing', () => {
   afterAll(() => s?.close());
   beforeEach(() => s.sim.reset());
 
-  const openaiCalls = () => s.sim.requests().filter((r) => r.family === 'openai');
+  const openaiCalls = () => seen(s.sim).filter((r) => r.family === 'openai');
 
   it('retries a 5xx on the same key with backoff, then succeeds', async () => {
     s.sim.scenario({
@@ -98,7 +98,7 @@ describe('inference routing', () => {
     expectInferenceError(res, 429, 'provider_rate_limited', { isGatewayError: false });
     expect(res.body.extra_fields.retry_after_ms).toBe(37_000);
     expect(res.headers.get('retry-after')).toBe('37');
-    expect(s.sim.requests().filter((r) => r.family === 'gemini')).toHaveLength(1);
+    expect(seen(s.sim).filter((r) => r.family === 'gemini')).toHaveLength(1);
   });
 
   it('a 401 kills the key for this request and the other key serves at once', async () => {
@@ -134,7 +134,7 @@ describe('inference routing', () => {
       chat('openai/gpt-4o-mini', { fallbacks: ['anthropic/claude-sonnet-4-5'] }),
     );
     expectInferenceError(res, 400, 'caller_invalid_request', { isGatewayError: false });
-    expect(s.sim.requests()).toHaveLength(1);
+    expect(seen(s.sim)).toHaveLength(1);
   });
 
   it('a 5xx on every attempt of the primary falls back; the fallback error comes back marked as such', async () => {
@@ -216,7 +216,7 @@ describe('inference routing', () => {
       expect(aliased.headers.get('x-gateway-routing-info-alias-model-id')).toBe('gemini-2.5-flash');
       expect(aliased.headers.get('x-gateway-routing-info-alias-model-family')).toBe('gemini');
       expect(aliased.headers.get('x-gateway-routing-info-requested-model')).toBe('fast');
-      expect(s.sim.requests().at(-1)!.path).toContain('gemini-2.5-flash:generateContent');
+      expect(seen(s.sim).at(-1)!.path).toContain('gemini-2.5-flash:generateContent');
 
       // A bare model resolves to the provider whose key names it.
       const bare = await s.inference.post('/v1/chat/completions', chat('gemini-2.5-pro'));

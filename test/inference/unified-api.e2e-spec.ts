@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sseMessages, startInferenceStack, type InferenceStack } from './inference-kit.js';
+import { seen, sseMessages, startInferenceStack, type InferenceStack } from './inference-kit.js';
 
 /**
  * The unified /v1 API end to end with the official openai SDK as the client, one provider family at a time, asserting
@@ -14,7 +14,7 @@ describe('unified /v1 API', () => {
   beforeEach(() => s.sim.reset());
 
   const lastRequest = () => {
-    const all = s.sim.requests();
+    const all = seen(s.sim);
     expect(all.length).toBeGreaterThan(0);
     return all[all.length - 1]!;
   };
