@@ -1,5 +1,18 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { GovernanceModule } from '../governance/governance.module.js';
+import { CatalogSealer } from './catalog/catalog-sealer.js'; // catalog
+import { CatalogStore } from './catalog/catalog-store.js'; // catalog
+import { ConfigProviders } from './catalog/config-providers.js'; // catalog
+import { ProviderKeyEntity } from './catalog/entities/provider-key.entity.js'; // catalog
+import { ProviderEntity } from './catalog/entities/provider.entity.js'; // catalog
+import { ModelListingService } from './catalog/model-listing.service.js'; // catalog
+import { ModelsController } from './catalog/models.controller.js'; // catalog
+import { ProviderCatalog } from './catalog/provider-catalog.service.js'; // catalog
+import { ProviderKeysController } from './catalog/provider-keys.controller.js'; // catalog
+import { ProviderKeysService } from './catalog/provider-keys.service.js'; // catalog
+import { ProvidersController } from './catalog/providers.controller.js'; // catalog
+import { ProvidersService } from './catalog/providers.service.js'; // catalog
 
 /**
  * The inference plane: providers and keys (catalog/), provider adapters (providers/), routing with retries and
@@ -8,17 +21,27 @@ import { GovernanceModule } from '../governance/governance.module.js';
 @Module({
   imports: [
     GovernanceModule,
-    // catalog: TypeOrmModule.forFeature([...])
+    TypeOrmModule.forFeature([ProviderEntity, ProviderKeyEntity]), // catalog
   ],
   controllers: [
-    // catalog controllers
+    ProvidersController, // catalog
+    ProviderKeysController, // catalog
+    ModelsController, // catalog
     // v1 controllers
   ],
   providers: [
-    // catalog services
+    ConfigProviders, // catalog
+    CatalogSealer, // catalog
+    CatalogStore, // catalog
+    ProviderCatalog, // catalog
+    ProvidersService, // catalog
+    ProviderKeysService, // catalog
+    ModelListingService, // catalog
     // pricing and metrics
     // routing
   ],
-  exports: [],
+  exports: [
+    ProviderCatalog, // catalog
+  ],
 })
 export class InferenceModule {}
