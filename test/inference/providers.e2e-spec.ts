@@ -630,8 +630,9 @@ describe(`providers and keys (${RUN_MODE})`, () => {
       // Expired: still answered synchronously, with the previous snapshot, while the rebuild runs.
       expect(catalog.snapshot()).toBe(current);
       let latest: ProviderSnapshot | Promise<ProviderSnapshot> = current;
-      for (let i = 0; i < 200 && latest === current; i++) {
-        await new Promise((r) => setImmediate(r));
+      // Up to 10 s of real time for the rebuild (a loaded machine, a Postgres round trip).
+      for (let i = 0; i < 1000 && latest === current; i++) {
+        await new Promise((r) => setTimeout(r, 10));
         latest = catalog.snapshot();
       }
       expect(latest).not.toBeInstanceOf(Promise);
