@@ -191,6 +191,27 @@ describe('inference errors', () => {
     });
   });
 
+  it('a client that gives up on a unary request cancels the upstream request too', async () => {
+    s.sim.scenario({ match: { family: 'gemini' }, responses: [{ fault: 'delay', delay_ms: 3000 }] });
+    const abort = new AbortController();
+    const pending = fetch(`${s.gw.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.vk}`, 'content-type': 'application/json' },
+      body: JSON.stringify(chat('gemini/gemini-2.5-flash')),
+      signal: abort.signal,
+    }).catch((e: unknown) => e);
+    await eventually(async () => {
+      expect(seen(s.sim)).toHaveLength(1);
+      return true;
+    });
+    abort.abort();
+    await pending;
+    await eventually(async () => {
+      expect(seen(s.sim)[0]!.client_aborted).toBe(true);
+      return true;
+    });
+  });
+
   it('counts requests, errors and tokens in /metrics', async () => {
     await s.inference.post('/v1/chat/completions', chat('openai/gpt-4o-mini'), {
       headers: { 'x-gateway-api-key': 'oa-1' },

@@ -14,11 +14,16 @@ import { routingErrorFields, routingHeaders } from '../routing/routing-info.js';
 import { ChatToResponsesStream, chatToResponsesResponse } from '../translation/responses-bridge.js';
 import { wantsUsageChunk } from './inference-request.js';
 
+/** A USD amount in plain decimal notation (never `1e-7`), to 12 places, trailing zeros dropped. */
+export function usdText(usd: number): string {
+  return usd.toFixed(12).replace(/\.?0+$/, '') || '0';
+}
+
 /** Headers of a served request besides routing info (decisions.md "Providers, keys and inference"). */
 function servedHeaders(result: RoutedResult, costUsd?: number): Record<string, string> {
   const headers = routingHeaders(result.routing);
   if (result.fallbackIndex > 0) headers['x-gateway-fallback-index'] = String(result.fallbackIndex);
-  if (costUsd !== undefined) headers['x-gateway-cost-usd'] = String(costUsd);
+  if (costUsd !== undefined) headers['x-gateway-cost-usd'] = usdText(costUsd);
   headers['x-gateway-upstream-latency-ms'] = result.upstreamLatencyMs.toFixed(3);
   return headers;
 }
