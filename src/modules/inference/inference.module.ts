@@ -17,6 +17,7 @@ import { InferenceMetrics } from './inference-metrics.js';
 import { PriceRefreshService } from './pricing/price-refresh.service.js';
 import { PriceTable } from './pricing/price-table.js';
 import { InferenceRouter } from './routing/inference-router.service.js';
+import { UpstreamAttempts } from './routing/upstream-attempt.js';
 import { InferenceAccess } from './v1/inference-access.js';
 import { InferenceResponder } from './v1/inference-responder.js';
 import { InferenceController } from './v1/inference.controller.js';
@@ -40,6 +41,7 @@ import { InferenceController } from './v1/inference.controller.js';
     PriceRefreshService,
     InferenceMetrics,
     InferenceAccess,
+    UpstreamAttempts,
     InferenceRouter,
     InferenceResponder,
   ],

@@ -9,7 +9,7 @@ import { PriceTable } from '../pricing/price-table.js';
 import { toOpenAiWireUsage, toResponsesWireUsage } from '../providers/openai-usage.js';
 import type { Json, StreamOutput, Usage } from '../providers/provider-adapter.js';
 import { providerException } from '../providers/provider-exception.js';
-import { REQUEST_TYPES, type InferenceCall, type RoutedResult } from '../routing/inference-router.service.js';
+import { REQUEST_TYPES, type InferenceCall, type RoutedResult } from '../routing/inference-call.js';
 import { routingErrorFields, routingHeaders } from '../routing/routing-info.js';
 import { ChatToResponsesStream, chatToResponsesResponse } from '../translation/responses-bridge.js';
 import { wantsUsageChunk } from './inference-request.js';

@@ -1,0 +1,46 @@
+import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { OutboundResponse } from '../../../core/outbound/outbound-http.service.js';
+import type { InferenceKind, Json, ParsedResponse, StreamDecoder } from '../providers/provider-adapter.js';
+import type { KeyPin } from './key-selector.js';
+import type { RoutingInfo } from './routing-info.js';
+
+/** The `extra_fields.request_type` of each kind. */
+export const REQUEST_TYPES: Record<InferenceKind, string> = {
+  chat: 'chat_completion',
+  completions: 'text_completion',
+  responses: 'responses',
+  embeddings: 'embedding',
+  rerank: 'rerank',
+  count_tokens: 'count_tokens',
+};
+
+export interface InferenceCall {
+  kind: InferenceKind;
+  /** The caller's body, validated; `model`, `fallbacks` and `stream` are read from it. */
+  body: Json;
+  stream: boolean;
+  pin?: KeyPin;
+  /** A provider key the caller passed through (`inference.allow_direct_keys`). */
+  directKey?: string;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
+
+/** A served request: the attempt that answered and what it answered. */
+export interface RoutedResult {
+  routing: RoutingInfo;
+  /** 0 for the primary model, else the 1-based index of the fallback that served. */
+  fallbackIndex: number;
+  retries: number;
+  /** Time spent waiting on providers, summed over attempts. */
+  upstreamLatencyMs: number;
+  provider: ProviderId;
+  /** The kind the provider was called with (`chat` when a Responses request was bridged). */
+  upstreamKind: InferenceKind;
+  bridged: boolean;
+  /** The model used for pricing: the alias's canonical name when it has one, else the model sent. */
+  pricedModel: string;
+  keyName: string;
+  unary?: ParsedResponse;
+  stream?: { upstream: OutboundResponse; decoder: StreamDecoder };
+}

@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import {
+  OutboundHttpService,
+  readBodyCapped,
+  type OutboundResponse,
+} from '../../../core/outbound/outbound-http.service.js';
+import type { Json, ProviderTarget } from '../providers/provider-adapter.js';
+import { providerException } from '../providers/provider-exception.js';
+import { REQUEST_TYPES, type InferenceCall, type RoutedResult } from './inference-call.js';
+import type { ResolvedModel } from './model-resolver.js';
+import { routingErrorFields, routingHeaders, type RoutingInfo } from './routing-info.js';
+
+const MAX_UNARY_BYTES = 64 * 1024 * 1024;
+const MAX_ERROR_BYTES = 1024 * 1024;
+
+/** A failed attempt: the error to relay, the upstream status it stands for (0: no answer) and the provider's hint. */
+export class AttemptFailure {
+  constructor(
+    readonly error: GatewayException,
+    readonly upstreamStatus: number,
+    readonly hintMs?: number,
+  ) {}
+}
+
+/** One call to a provider: translate, send, read and parse the answer, or classify the failure. */
+@Injectable()
+export class UpstreamAttempts {
+  constructor(private readonly outbound: OutboundHttpService) {}
+
+  /** One upstream call. Resolves to the parsed answer (or live stream), or to the failure as a GatewayException. */
+  async attempt(
+    call: InferenceCall,
+    resolved: ResolvedModel,
+    target: ProviderTarget,
+    info: RoutingInfo,
+    state: { upstreamLatencyMs: number },
+  ): Promise<Pick<RoutedResult, 'unary' | 'stream'> | AttemptFailure> {
+    const { adapter, upstreamKind } = resolved;
+    const body: Json = { ...resolved.source, model: target.model };
+    delete body.fallbacks;
+    const request = adapter.buildRequest(upstreamKind, body, target, call.stream);
+    for (const [name, value] of Object.entries(target.extraHeaders)) request.headers[name.toLowerCase()] ??= value;
+    const started = performance.now();
+    let upstream: OutboundResponse;
+    try {
+      upstream = await this.outbound.request(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        timeoutMs: resolved.network.timeoutMs,
+        bodyTimeoutMs: resolved.network.timeoutMs,
+        signal: call.signal,
+      });
+    } catch (err) {
+      state.upstreamLatencyMs += performance.now() - started;
+      return asAttemptError(err, info, call);
+    }
+    try {
+      if (upstream.status >= 200 && upstream.status < 300) {
+        if (call.stream) {
+          state.upstreamLatencyMs += performance.now() - started;
+          return { stream: { upstream, decoder: adapter.streamDecoder(upstreamKind, target) } };
+        }
+        const bytes = await readBodyCapped(upstream.body, MAX_UNARY_BYTES, target.provider);
+        state.upstreamLatencyMs += performance.now() - started;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(bytes.toString('utf8'));
+        } catch {
+          parsed = undefined;
+        }
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+          const error = new GatewayException(
+            502,
+            'upstream_error',
+            `${target.provider} answered ${upstream.status} without a JSON object`,
+            { reason: 'provider_server_error' },
+          );
+          return new AttemptFailure(withRouting(error, info, call), 502);
+        }
+        const unary = adapter.parseResponse(upstreamKind, parsed as Json, target);
+        if (unary.answeredModel && unary.answeredModel !== target.model) {
+          info.server_side_fallback_model = unary.answeredModel;
+        }
+        return { unary };
+      }
+      const text = (await readBodyCapped(upstream.body, MAX_ERROR_BYTES, target.provider)).toString('utf8');
+      state.upstreamLatencyMs += performance.now() - started;
+      const error = adapter.parseError(upstream.status, upstream.headers, text);
+      const relayed = providerException(error, { extraFields: errorFields(info, call), headers: routingHeaders(info) });
+      return new AttemptFailure(relayed, upstream.status, error.retryAfterMs);
+    } catch (err) {
+      upstream.body.destroy();
+      state.upstreamLatencyMs += performance.now() - started;
+      return asAttemptError(err, info, call);
+    }
+  }
+}
+
+/** A transport failure (connection refused, timeout, a body that broke off): status 0, retried and fallen back. */
+function asAttemptError(err: unknown, info: RoutingInfo, call: InferenceCall): AttemptFailure {
+  if (call.signal.aborted) {
+    const cancelled = new GatewayException(499, 'bad_request', 'The client closed the request', {
+      reason: 'caller_cancelled',
+    });
+    return new AttemptFailure(cancelled, 499);
+  }
+  if (err instanceof GatewayException) return new AttemptFailure(withRouting(err, info, call), 0);
+  throw err;
+}
+
+function errorFields(info: RoutingInfo, call: InferenceCall): Record<string, unknown> {
+  return { ...routingErrorFields({ ...info }), request_type: REQUEST_TYPES[call.kind] };
+}
+
+function withRouting(err: GatewayException, info: RoutingInfo, call: InferenceCall): GatewayException {
+  return new GatewayException(err.status, err.code, err.message, {
+    type: err.type,
+    param: err.param,
+    reason: err.reason,
+    isGatewayError: err.isGatewayError,
+    wireCode: err.wireCode,
+    extraFields: { ...err.extraFields, ...errorFields(info, call) },
+    headers: { ...err.headers, ...routingHeaders(info) },
+    cause: err.cause,
+  });
+}
+
+/** Every key of the provider was refused (401/402/403): 502 `provider_credentials_exhausted`. */
+export function exhausted(provider: ProviderId, last: GatewayException, info: RoutingInfo): GatewayException {
+  return new GatewayException(
+    502,
+    'upstream_error',
+    `Every key of ${provider} was refused by the provider; last: ${last.message}`,
+    {
+      reason: 'provider_credentials_exhausted',
+      extraFields: { ...last.extraFields, routing_info: { ...info } },
+      headers: { ...last.headers, ...routingHeaders(info) },
+    },
+  );
+}
