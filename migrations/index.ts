@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { InferenceProviders1795447065316 } from './1795447065316-InferenceProviders.js';
 import { SessionCredentialStamp1795440559534 } from './1795440559534-SessionCredentialStamp.js';
 import { HistoryPayloadsAsJson1795436047581 } from './1795436047581-HistoryPayloadsAsJson.js';
 import { PushEventsRetentionAndRecovery1795432481632 } from './1795432481632-PushEventsRetentionAndRecovery.js';
@@ -14,4 +15,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   PushEventsRetentionAndRecovery1795432481632,
   HistoryPayloadsAsJson1795436047581,
   SessionCredentialStamp1795440559534,
+  InferenceProviders1795447065316,
 ];

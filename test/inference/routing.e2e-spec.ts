@@ -209,7 +209,10 @@ describe('inference routing', () => {
       }),
     );
     try {
-      const aliased = await s.inference.post('/v1/chat/completions', chat('gemini/fast'));
+      // ge-1 allows every model, `fast` included; the pin makes the alias key serve.
+      const aliased = await s.inference.post('/v1/chat/completions', chat('gemini/fast'), {
+        headers: { 'x-gateway-api-key': 'ge-alias' },
+      });
       expect(aliased.status, aliased.text).toBe(200);
       expect(aliased.headers.get('x-gateway-routing-info-key')).toBe('ge-alias');
       expect(aliased.headers.get('x-gateway-routing-info-model')).toBe('gemini-2.5-flash');

@@ -1,5 +1,18 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { GovernanceModule } from '../governance/governance.module.js';
+import { CatalogSealer } from './catalog/catalog-sealer.js';
+import { CatalogStore } from './catalog/catalog-store.js';
+import { ConfigProviders } from './catalog/config-providers.js';
+import { ProviderKeyEntity } from './catalog/entities/provider-key.entity.js';
+import { ProviderEntity } from './catalog/entities/provider.entity.js';
+import { ModelListingService } from './catalog/model-listing.service.js';
+import { ModelsController } from './catalog/models.controller.js';
+import { ProviderCatalog } from './catalog/provider-catalog.service.js';
+import { ProviderKeysController } from './catalog/provider-keys.controller.js';
+import { ProviderKeysService } from './catalog/provider-keys.service.js';
+import { ProvidersController } from './catalog/providers.controller.js';
+import { ProvidersService } from './catalog/providers.service.js';
 import { InferenceMetrics } from './inference-metrics.js';
 import { PriceRefreshService } from './pricing/price-refresh.service.js';
 import { PriceTable } from './pricing/price-table.js';
@@ -13,16 +26,16 @@ import { InferenceController } from './v1/inference.controller.js';
  * fallbacks (routing/), prices (pricing/) and the unified /v1 API (v1/).
  */
 @Module({
-  imports: [
-    GovernanceModule,
-    // catalog: TypeOrmModule.forFeature([...])
-  ],
-  controllers: [
-    // catalog controllers
-    InferenceController,
-  ],
+  imports: [GovernanceModule, TypeOrmModule.forFeature([ProviderEntity, ProviderKeyEntity])],
+  controllers: [ProvidersController, ProviderKeysController, ModelsController, InferenceController],
   providers: [
-    // catalog services
+    ConfigProviders,
+    CatalogSealer,
+    CatalogStore,
+    ProviderCatalog,
+    ProvidersService,
+    ProviderKeysService,
+    ModelListingService,
     PriceTable,
     PriceRefreshService,
     InferenceMetrics,
@@ -30,6 +43,6 @@ import { InferenceController } from './v1/inference.controller.js';
     InferenceRouter,
     InferenceResponder,
   ],
-  exports: [PriceTable, InferenceMetrics, InferenceRouter],
+  exports: [ProviderCatalog, PriceTable, InferenceMetrics, InferenceRouter],
 })
 export class InferenceModule {}

@@ -231,9 +231,12 @@ export class InferenceRouter {
         reason: 'caller_model_not_available',
       });
     }
-    const keys = eligibleKeys(config, ref.model, call.pin);
+    // A pin names a key of the primary's provider; a fallback to another provider ignores it unless it has that key.
+    const pin =
+      isPrimary || config.keys.some((k) => k.id === call.pin?.id || k.name === call.pin?.name) ? call.pin : undefined;
+    const keys = eligibleKeys(config, ref.model, pin);
     if (keys.length === 0) {
-      const pinned = call.pin?.id ?? call.pin?.name;
+      const pinned = pin?.id ?? pin?.name;
       throw new GatewayException(
         400,
         'model_not_available',
@@ -241,7 +244,7 @@ export class InferenceRouter {
           ? `The pinned key '${pinned}' of ${provider} does not exist, is disabled or does not allow '${ref.model}'`
           : `No enabled key of ${provider} allows model '${ref.model}'`,
         {
-          param: pinned ? (call.pin?.id ? 'x-gateway-api-key-id' : 'x-gateway-api-key') : param,
+          param: pinned ? (pin?.id ? 'x-gateway-api-key-id' : 'x-gateway-api-key') : param,
           reason: 'caller_model_not_available',
         },
       );

@@ -1,8 +1,9 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { ModelListingService } from '../catalog/model-listing.service.js';
 import type { InferenceKind } from '../providers/provider-adapter.js';
 import { InferenceRouter, type InferenceCall } from '../routing/inference-router.service.js';
 import { InferenceAccess } from './inference-access.js';
@@ -27,7 +28,29 @@ export class InferenceController {
     private readonly access: InferenceAccess,
     private readonly router: InferenceRouter,
     private readonly responder: InferenceResponder,
+    private readonly listing: ModelListingService,
   ) {}
+
+  @Get('models')
+  @ApiOperation({
+    operationId: 'listInferenceModels',
+    summary: 'Models of every configured provider, as `<provider>/<model>` ids (OpenAI list shape)',
+  })
+  @ApiOkResponse({ description: '{ object: "list", data: [{ id, object: "model", created, owned_by }] }' })
+  @ApiErrorResponses(401, 403)
+  async models(@Req() request: FastifyRequest): Promise<{ object: 'list'; data: unknown[] }> {
+    this.access.directKeyOf(request);
+    const listed = await this.listing.list();
+    return {
+      object: 'list',
+      data: listed.models.map((m) => ({
+        id: m.id,
+        object: 'model',
+        created: m.created ?? 0,
+        owned_by: m.owned_by ?? m.provider,
+      })),
+    };
+  }
 
   @Post('chat/completions')
   @HttpCode(200)

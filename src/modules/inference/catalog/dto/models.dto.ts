@@ -1,0 +1,34 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
+import { KeyStatusDto } from '../../../../core/errors/gateway-error.dto.js';
+import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import { IsOptionalNonNull } from '../../../../core/validation/field.decorators.js';
+import { PROVIDER_ID_MESSAGE } from './provider.dto.js';
+
+export class ModelsQueryDto {
+  @ApiPropertyOptional({ ...PROVIDER_ID_SCHEMA, description: 'Only this provider’s models' })
+  @IsOptionalNonNull()
+  @IsIn(PROVIDER_IDS, { message: PROVIDER_ID_MESSAGE })
+  provider?: ProviderId;
+}
+
+@ApiSchema({ name: 'ProviderModel' })
+export class ProviderModelDto {
+  @ApiProperty({ type: String, description: '`<provider>/<model>`, as /v1 takes it', example: 'openai/gpt-4o' })
+  id: string;
+  @ApiProperty({ ...PROVIDER_ID_SCHEMA, description: 'Provider listing it' }) provider: ProviderId;
+  @ApiPropertyOptional({ type: String }) owned_by?: string;
+  @ApiPropertyOptional({ type: 'integer', description: 'Unix seconds, as the provider sent it' }) created?: number;
+}
+
+@ApiSchema({ name: 'ProviderModelList' })
+export class ProviderModelListDto {
+  @ApiProperty({ type: [ProviderModelDto], description: 'Every model listed by at least one key, once' })
+  models: ProviderModelDto[];
+  @ApiProperty({ type: 'integer' }) count: number;
+  @ApiProperty({
+    type: [KeyStatusDto],
+    description: 'One result per enabled key asked; a failure never fails the call',
+  })
+  key_statuses: KeyStatusDto[];
+}

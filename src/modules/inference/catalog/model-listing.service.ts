@@ -1,0 +1,138 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { KeyStatusDto } from '../../../core/errors/gateway-error.dto.js';
+import { toErrorResponse } from '../../../core/errors/error-response.js';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import { LOGGER } from '../../../core/logging/logging.module.js';
+import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
+import { adapterFor } from '../providers/adapter-registry.js';
+import type { ListedModel, ProviderError, ProviderTarget } from '../providers/provider-adapter.js';
+import type { ProviderModelDto, ProviderModelListDto } from './dto/models.dto.js';
+import { ProviderCatalog } from './provider-catalog.service.js';
+import type { ConfiguredKey, ConfiguredProvider } from './provider-snapshot.js';
+
+/** Largest model list read from a provider (OpenRouter's is a few hundred KiB). */
+const MAX_LIST_BYTES = 8 * 1024 * 1024;
+
+interface KeyListing {
+  status: KeyStatusDto;
+  models: ListedModel[];
+}
+
+/** A provider's refusal, relayed as the provider sent it (its status, message and type). */
+function providerFailure(error: ProviderError): GatewayException {
+  const status = error.status >= 400 && error.status <= 599 ? error.status : 502;
+  return new GatewayException(status, 'upstream_error', error.message || `The provider answered ${status}`, {
+    ...(error.type === undefined ? {} : { type: error.type }),
+    ...(error.param === undefined ? {} : { param: error.param }),
+    reason: error.reason,
+    isGatewayError: false,
+  });
+}
+
+/**
+ * `GET /api/models`: asks every enabled key of every configured provider for its models, in parallel. A key that
+ * fails (no adapter yet, unresolvable secret, refused, unreachable) is reported in `key_statuses` with its
+ * GatewayError; it never fails the whole call.
+ */
+@Injectable()
+export class ModelListingService {
+  constructor(
+    private readonly catalog: ProviderCatalog,
+    private readonly outbound: OutboundHttpService,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async list(only?: ProviderId): Promise<ProviderModelListDto> {
+    const snapshot = await this.catalog.snapshot();
+    const providers = snapshot.all().filter((p) => only === undefined || p.id === only);
+    const listings = await Promise.all(
+      providers.flatMap((p) => p.keys.filter((k) => k.enabled).map((k) => this.listKey(p, k))),
+    );
+    const models = new Map<string, ProviderModelDto>();
+    for (const listing of listings) {
+      const provider = listing.status.provider;
+      for (const model of listing.models) {
+        const id = `${provider}/${model.id}`;
+        if (models.has(id)) continue;
+        models.set(id, {
+          id,
+          provider,
+          ...(model.owned_by === undefined ? {} : { owned_by: model.owned_by }),
+          ...(model.created === undefined ? {} : { created: model.created }),
+        });
+      }
+    }
+    const list = [...models.values()];
+    return { models: list, count: list.length, key_statuses: listings.map((l) => l.status) };
+  }
+
+  private async listKey(provider: ConfiguredProvider, key: ConfiguredKey): Promise<KeyListing> {
+    try {
+      const models = await this.fetchModels(provider, key);
+      return { status: { key_id: key.id, provider: provider.id, status: 'success' }, models };
+    } catch (err) {
+      const { body, unexpected } = toErrorResponse(err);
+      this.logger.warn(
+        {
+          event_id: body.event_id,
+          provider: provider.id,
+          key_id: key.id,
+          code: body.error.code,
+          ...(unexpected ? { err: err instanceof Error ? err.message : String(err) } : {}),
+        },
+        'listing models failed on a key',
+      );
+      return {
+        status: { key_id: key.id, provider: provider.id, status: 'list_models_failed', error: body },
+        models: [],
+      };
+    }
+  }
+
+  private async fetchModels(provider: ConfiguredProvider, key: ConfiguredKey): Promise<ListedModel[]> {
+    if (key.unusable !== undefined) {
+      throw new GatewayException(502, 'secret_unresolved', `Key ${key.name} cannot be used: ${key.unusable}`, {
+        reason: 'gateway_internal',
+      });
+    }
+    const adapter = adapterFor(provider.id);
+    if (!adapter) {
+      throw new GatewayException(400, 'unsupported_operation', `Listing models of ${provider.id} is not supported yet`);
+    }
+    const baseUrl = provider.base_url ?? adapter.defaultBaseUrl(provider.id);
+    if (!baseUrl) {
+      throw GatewayException.validation('base_url', `base_url is required for ${provider.id} (it has no default)`);
+    }
+    const target: ProviderTarget = {
+      provider: provider.id,
+      baseUrl,
+      extraHeaders: { ...provider.extra_headers },
+      key: key.credentials,
+      model: '',
+    };
+    const call = adapter.buildListModels(target);
+    const response = await this.outbound.request(call.url, {
+      method: call.method,
+      headers: call.headers,
+      body: call.body,
+      timeoutMs: provider.network.timeoutMs,
+      maxBytes: MAX_LIST_BYTES,
+    });
+    const text = (await readBodyCapped(response.body, MAX_LIST_BYTES, provider.id)).toString('utf8');
+    if (response.status >= 400) throw providerFailure(adapter.parseError(response.status, response.headers, text));
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (!json || typeof json !== 'object' || Array.isArray(json)) {
+      throw new GatewayException(502, 'upstream_error', `${provider.id} answered the model list with invalid JSON`, {
+        reason: 'provider_server_error',
+      });
+    }
+    return adapter.parseListModels(json as Record<string, unknown>);
+  }
+}
