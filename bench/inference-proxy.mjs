@@ -10,7 +10,9 @@
 // 3. The same two at 1 connection (--light-seconds, 0 skips): no queueing, so the added latency is the per-request
 //    cost of each hop rather than a share of a saturated CPU. There the simulator sends each stream's events
 //    --stream-gap-ms apart (default 2), so a relay that buffered a stream would show in its time to first byte.
-// Peak RSS of the gateway, the bare proxy and the simulator is sampled every 200 ms during each part. Every response
+// The gateway is configured through its API on a first start, then restarted on the same app dir and measured. Peak
+// RSS of the gateway, the bare proxy and the simulator is sampled every 200 ms during each part, and the CPU time each
+// serving process spends in its own rounds is divided by their requests (CPU per request). Every response
 // is checked (unary: 200 and a chat.completion with usage; stream: the usage chunk and `data: [DONE]` at the end);
 // a run with refused responses or errors says so and exits 1. A markdown summary for the README ends the output.
 //
@@ -20,12 +22,16 @@
 // --log-level: the gateway's (default: the gateway's own default, info, access log included).
 // --scale-out runs the gateway on a scratch Postgres database and Redis prefix (BENCH_DATABASE_URL, BENCH_REDIS_URL;
 // see bench/lib/scale-out.mjs). --skip-gateway compares the simulator and the bare proxy only.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnBareProxy } from './lib/bare-proxy.mjs';
-import { runBench } from './lib/cleanup.mjs';
+import { onCleanup, runBench } from './lib/cleanup.mjs';
 import { startGateway } from './lib/gateway.mjs';
 import {
   chatBody,
+  cpuMs,
   isChatCompletion,
   isCompleteStream,
   paceStreams,
@@ -34,8 +40,9 @@ import {
   spawnSimulator,
   wireGateway,
 } from './lib/inference.mjs';
-import { alternate, formatLoad, ratio } from './lib/load.mjs';
+import { alternate, formatLoad, ratio, runLoad } from './lib/load.mjs';
 import { mb, procStatus, sampleRss } from './lib/memory.mjs';
+import { guardDir } from './lib/reaper.mjs';
 import { machineLine } from './lib/report.mjs';
 import { createScratchScaleOut, scaleOutRequested } from './lib/scale-out.mjs';
 
@@ -70,6 +77,7 @@ const partSeconds = (s) => targetCount * (warmup + rounds * s);
 const maxSeconds = 240 + 2 * partSeconds(seconds) + (lightSeconds > 0 ? 2 * partSeconds(lightSeconds) : 0);
 
 const fmt = (ms) => (Number.isFinite(ms) ? ms.toFixed(2) : '-');
+const fmt3 = (ms) => (Number.isFinite(ms) ? ms.toFixed(3) : '-');
 const plus = (ms) => (Number.isFinite(ms) ? `${ms >= 0 ? '+' : ''}${ms.toFixed(2)}` : '-');
 
 await runBench(
@@ -78,13 +86,30 @@ await runBench(
     const sim = await spawnSimulator();
     const bare = await spawnBareProxy({ upstream: sim.openaiBase });
     const db = withGateway && scaleOut ? await createScratchScaleOut() : undefined;
-    const gw = withGateway
-      ? await startGateway({
+    // The gateway is configured on a first start, then restarted on the same app dir / database: what runs day to
+    // day is a restart (the first start of an embedded gateway also holds PGlite's initdb memory until a full GC).
+    let gw;
+    let wired;
+    if (withGateway) {
+      const appDir = mkdtempSync(join(tmpdir(), 'gw-bench-inference-'));
+      const unguardDir = guardDir(appDir);
+      onCleanup(() => {
+        rmSync(appDir, { recursive: true, force: true });
+        unguardDir();
+      });
+      const start = (label) =>
+        startGateway({
+          appDir,
           logLevel: values['log-level'],
           env: { GATEWAY_OUTBOUND_ALLOW_LOOPBACK: 'true', ...db?.env },
-        })
-      : undefined;
-    const wired = gw ? await wireGateway(gw, sim) : undefined;
+          label: `gateway (${label})`,
+        });
+      const first = await start('first start');
+      wired = await wireGateway(first, sim);
+      await first.stop();
+      gw = await start('restart');
+      wired.url = `${gw.base}/v1/chat/completions`;
+    }
 
     const providerAuth = { authorization: `Bearer ${PROVIDER_KEY}` };
     const endpoints = {
@@ -93,6 +118,8 @@ await runBench(
       ...(wired ? { gateway: wired } : {}),
     };
     const names = Object.keys(endpoints);
+    /** The process that serves each target: the simulator answers the direct calls. */
+    const pids = { direct: sim.pid, bare: bare.pid, ...(gw ? { gateway: gw.pid } : {}) };
     const bodyOf = (name, stream) =>
       chatBody({ stream, ...(endpoints[name].model ? { model: endpoints[name].model } : {}) });
 
@@ -101,7 +128,9 @@ await runBench(
       : db
         ? `scale-out (Postgres ${db.databaseName}, Redis prefix ${db.redisPrefix})`
         : 'embedded (PGlite, in-process queue)';
-    console.log(`gateway: ${mode}, log level ${values['log-level'] ?? 'default (info)'}`);
+    console.log(
+      `gateway: ${mode}, log level ${values['log-level'] ?? 'default (info)'}${gw ? `, measured on a restart (pid ${gw.pid})` : ''}`,
+    );
     console.log(`simulator: ${sim.url} (pid ${sim.pid}); bare proxy: ${bare.url} (pid ${bare.pid})`);
 
     // One unary request and one stream each way first: every target must answer well, and alike.
@@ -157,9 +186,29 @@ await runBench(
       );
       const samplers = { gateway: gw && sampleRss(gw.pid), bare: sampleRss(bare.pid), sim: sampleRss(sim.pid) };
       const unpace = gap > 0 ? await paceStreams(sim, gap) : undefined;
-      const res = await alternate(targets, { rounds, roundMs: secs * 1000, warmupMs: warmup * 1000 });
+      // The warm-up here rather than in alternate(), so the CPU each serving process spends in its own rounds can be
+      // read between rounds: the rounds run one at a time, in alternate()'s order (names, then reversed, …).
+      for (const n of names) await runLoad({ ...targets[n], durationMs: warmup * 1000 });
+      const cpu = Object.fromEntries(names.map((n) => [n, 0]));
+      const order = Array.from({ length: rounds }, (_, i) => (i % 2 === 0 ? names : [...names].reverse())).flat();
+      let run = 0;
+      let mark = cpuMs(pids[order[0]]);
+      const log = (line) => {
+        const n = order[run++];
+        const now = cpuMs(pids[n]);
+        cpu[n] += now - mark;
+        if (run < order.length) mark = cpuMs(pids[order[run]]);
+        console.log(line);
+      };
+      const res = await alternate(targets, { rounds, roundMs: secs * 1000, warmupMs: 0, log });
       await unpace?.();
+      // Paced streams are a few dozen a second: the process's idle ticks would be most of the figure.
+      for (const n of names) res[n].cpuPerRequest = gap > 0 ? NaN : cpu[n] / res[n].requests;
       const rss = Object.fromEntries(Object.entries(samplers).map(([k, s]) => [k, s?.stop()]));
+      console.log(
+        `  CPU per request, the serving process's own during its rounds: ` +
+          names.map((n) => `${n === 'direct' ? 'simulator' : LABELS[n]} ${fmt3(res[n].cpuPerRequest)} ms`).join(', '),
+      );
       const width = Math.max(...names.map((n) => LABELS[n].length));
       for (const n of names) console.log(formatLoad(`  ${LABELS[n].padEnd(width)}`, res[n]));
       const d = res.direct;
@@ -228,10 +277,10 @@ await runBench(
 
     // The summary for the README: one row per part and target.
     console.log(
-      `\nSummary (${mode}; ${rounds} x ${seconds} s rounds${lightSeconds > 0 ? `, light load ${rounds} x ${lightSeconds} s` : ''}; ms; RSS: peak MB during the part):\n`,
+      `\nSummary (${mode}; ${rounds} x ${seconds} s rounds${lightSeconds > 0 ? `, light load ${rounds} x ${lightSeconds} s` : ''}; times in ms; CPU/req: ms of CPU the serving process (the simulator for direct) spent per request; RSS: its peak MB during the part):\n`,
     );
-    console.log('| load | target | req/s | p50 | p99 | added p50 | added p99 | first byte p50 | RSS |');
-    console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    console.log('| load | target | req/s | p50 | p99 | added p50 | added p99 | first byte p50 | CPU/req | RSS |');
+    console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const p of parts) {
       for (const n of names) {
         const r = p.res[n];
@@ -242,7 +291,7 @@ await runBench(
         console.log(
           `| ${p.key}, ${p.conns} conn. | ${LABELS[n]} | ${r.rps.toFixed(0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ` +
             `${addedCell(a.p50, r.p50 - p.res.bare.p50)} | ${addedCell(a.p99, r.p99 - p.res.bare.p99)} | ` +
-            `${p.stream ? fmt(r.ttfb.p50) : '—'} | ${rss} |`,
+            `${p.stream ? fmt(r.ttfb.p50) : '—'} | ${fmt3(r.cpuPerRequest)} | ${rss} |`,
         );
       }
     }

@@ -64,7 +64,9 @@ export async function startBareProxy({ upstream, port = 0 }) {
  * with `{ url, pid, child, stop() }`; stopped on cleanup, and by the reaper if the bench is killed.
  */
 export async function spawnBareProxy({ upstream, nodeArgs = START_NODE_FLAGS, startTimeoutMs = 30_000 }) {
-  const argv = [...nodeArgs, fileURLToPath(import.meta.url), '--upstream', upstream, '--exit-with-stdin'];
+  // E.g. BENCH_BARE_PROXY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile it next to the gateway.
+  const extra = (process.env.BENCH_BARE_PROXY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const argv = [...nodeArgs, ...extra, fileURLToPath(import.meta.url), '--upstream', upstream, '--exit-with-stdin'];
   const child = spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'inherit'] });
   guardChild(child);
   const stop = onCleanup(async () => {

@@ -1,9 +1,9 @@
 // The inference bench's pieces: the provider simulator in its own process, the chat request bodies, the response
 // checks, stream pacing, and a gateway wired to the simulator (provider `openai`, one key, a virtual key).
 /* global AbortSignal */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { clearTimeout } from 'node:timers';
 import { onCleanup } from './cleanup.mjs';
@@ -101,7 +101,7 @@ export function isCompleteStream(status, text) {
 
 /**
  * Configures `gw` for the bench: provider `openai` on the simulator, its key `bench`, and a virtual key. Returns
- * `{ url, headers }` of the gateway's `/v1/chat/completions` for that virtual key and `model` (`openai/<MODEL>`).
+ * `{ vk, url, headers, model }`: the gateway's `/v1/chat/completions`, the virtual key's header and `openai/<MODEL>`.
  */
 export async function wireGateway(gw, sim) {
   await manage(gw, 'POST', '/api/providers', { provider: 'openai', base_url: sim.openaiBase });
@@ -143,4 +143,20 @@ export function probe({ url, headers }, body, { timeoutMs = 10_000 } = {}) {
     req.on('error', fail);
     req.end(body);
   });
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time (user + system) `pid` has used so far, in ms (kernel view, /proc/<pid>/stat; clock-tick resolution). */
+export function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces, inside parentheses): state is the 3rd field, utime the 14th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
