@@ -256,3 +256,125 @@ describe('unified /v1 API', () => {
     expect(lastRequest().path).toBe('/anthropic/v1/messages/count_tokens');
   });
 });
+
+describe('unified /v1 API: more kinds', () => {
+  let s: InferenceStack;
+  beforeAll(async () => {
+    s = await startInferenceStack();
+    const vllm = await s.admin.post('/api/providers', { provider: 'vllm', base_url: `${s.sim.url}/openai/noauth/v1` });
+    expect(vllm.status, vllm.text).toBe(201);
+    const key = await s.admin.post('/api/providers/vllm/keys', { name: 'local', models: ['bge-reranker'] });
+    expect(key.status, key.text).toBe(201);
+  });
+  afterAll(() => s?.close());
+  beforeEach(() => s.sim.reset());
+
+  it('legacy completions, unary and streamed', async () => {
+    const unary = await s.openai.completions.create({
+      model: 'openai/gpt-3.5-turbo-instruct',
+      prompt: 'complete this',
+    });
+    expect(unary.object).toBe('text_completion');
+    expect(unary.choices[0]!.text).toContain('complete this');
+    expect(seen(s.sim).at(-1)!.path).toBe('/openai/v1/completions');
+    const stream = await s.openai.completions.create({
+      model: 'openai/gpt-3.5-turbo-instruct',
+      prompt: 'stream this',
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.text ?? '';
+    expect(text).toContain('stream this');
+  });
+
+  it('rerank on a keyless self-hosted vllm, resolved from a bare model its key names', async () => {
+    const res = await s.inference.post('/v1/rerank', {
+      model: 'bge-reranker',
+      query: 'which is about cats',
+      documents: ['dogs bark', 'cats purr', 'birds sing'],
+      top_n: 2,
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.results).toHaveLength(2);
+    expect(res.body.results[0]).toMatchObject({ index: expect.any(Number), relevance_score: expect.any(Number) });
+    expect(res.headers.get('x-gateway-routing-info-provider')).toBe('vllm');
+    const call = seen(s.sim).at(-1)!;
+    expect(call.path).toBe('/openai/noauth/v1/rerank');
+    expect(call.headers.authorization).toBeUndefined();
+  });
+
+  it('native Responses stream on openai: typed events, usage with cost on response.completed', async () => {
+    const stream = await s.openai.responses.create({
+      model: 'openai/gpt-4o-mini',
+      input: 'native stream',
+      stream: true,
+    });
+    let completed: any;
+    let text = '';
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed') completed = event.response;
+    }
+    expect(text).toContain('native stream');
+    expect(completed.usage.input_tokens).toBeGreaterThan(0);
+    expect(completed.usage.cost.total_cost).toBeGreaterThan(0);
+  });
+
+  it('lists models: /v1/models in the OpenAI shape, /api/models with per-key statuses', async () => {
+    const v1 = await s.openai.models.list();
+    const ids = v1.data.map((m) => m.id);
+    expect(ids.some((id) => id.startsWith('openai/'))).toBe(true);
+    expect(ids.some((id) => id.startsWith('anthropic/'))).toBe(true);
+    expect(ids.some((id) => id.startsWith('gemini/'))).toBe(true);
+    expect(v1.data[0]!.object).toBe('model');
+
+    s.sim.scenario({ match: { family: 'anthropic' }, responses: [{ fault: 'error', status: 500 }], repeat: true });
+    const api = await s.admin.get('/api/models');
+    expect(api.status, api.text).toBe(200);
+    expect(api.body.count).toBe(api.body.models.length);
+    const statuses = api.body.key_statuses as Array<{ provider: string; status: string; error?: any }>;
+    expect(statuses.find((k) => k.provider === 'openai')!.status).toBe('success');
+    const failed = statuses.find((k) => k.provider === 'anthropic')!;
+    expect(failed.status).toBe('list_models_failed');
+    expect(failed.error.is_gateway_error).toBe(false);
+    expect(failed.error.status_code).toBe(500);
+    expect(api.body.models.some((m: any) => m.provider === 'anthropic')).toBe(false);
+    const filtered = await s.admin.get('/api/models', { query: { provider: 'gemini' } });
+    expect(filtered.body.models.every((m: any) => m.provider === 'gemini')).toBe(true);
+    expect(filtered.body.models.length).toBeGreaterThan(0);
+  });
+
+  it('an inactive virtual key is refused with 403 from the in-memory cache, before any provider call', async () => {
+    const created = await s.admin.post('/api/governance/virtual-keys', { name: 'to-block' });
+    const vk = created.body.virtual_key;
+    const ok = await s.gw.http.post(
+      '/v1/chat/completions',
+      { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] },
+      { headers: { 'x-gateway-vk': vk.value } },
+    );
+    expect(ok.status).toBe(200);
+    expect((await s.admin.put(`/api/governance/virtual-keys/${vk.id}`, { is_active: false })).status).toBe(200);
+    s.sim.reset();
+    const blocked = await s.gw.http.post(
+      '/v1/chat/completions',
+      { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] },
+      { headers: { 'x-api-key': vk.value } },
+    );
+    expect(blocked.status).toBe(403);
+    expect(blocked.body.error.code).toBe('virtual_key_blocked');
+    expect(seen(s.sim)).toHaveLength(0);
+  });
+
+  it('a key whose secret cannot be resolved: 502 secret_unresolved, never a 500', async () => {
+    await s.admin.post('/api/providers', { provider: 'groq', base_url: `${s.sim.url}/openai/v1` });
+    const key = await s.admin.post('/api/providers/groq/keys', { name: 'envkey', value: 'env.GW_TEST_UNSET_GROQ_KEY' });
+    expect(key.status, key.text).toBe(201);
+    const res = await s.inference.post('/v1/chat/completions', {
+      model: 'groq/llama-3.3-70b',
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    expect(res.status, res.text).toBe(502);
+    expect(res.body.error.code).toBe('secret_unresolved');
+    expect(res.text).not.toContain('GW_TEST_UNSET_GROQ_KEY=');
+  });
+});

@@ -7,7 +7,8 @@ import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
 import { adapterFor } from '../providers/adapter-registry.js';
-import type { ListedModel, ProviderError, ProviderTarget } from '../providers/provider-adapter.js';
+import type { ListedModel, ProviderTarget } from '../providers/provider-adapter.js';
+import { providerException } from '../providers/provider-exception.js';
 import type { ProviderModelDto, ProviderModelListDto } from './dto/models.dto.js';
 import { ProviderCatalog } from './provider-catalog.service.js';
 import type { ConfiguredKey, ConfiguredProvider } from './provider-snapshot.js';
@@ -18,17 +19,6 @@ const MAX_LIST_BYTES = 8 * 1024 * 1024;
 interface KeyListing {
   status: KeyStatusDto;
   models: ListedModel[];
-}
-
-/** A provider's refusal, relayed as the provider sent it (its status, message and type). */
-function providerFailure(error: ProviderError): GatewayException {
-  const status = error.status >= 400 && error.status <= 599 ? error.status : 502;
-  return new GatewayException(status, 'upstream_error', error.message || `The provider answered ${status}`, {
-    ...(error.type === undefined ? {} : { type: error.type }),
-    ...(error.param === undefined ? {} : { param: error.param }),
-    reason: error.reason,
-    isGatewayError: false,
-  });
 }
 
 /**
@@ -101,8 +91,9 @@ export class ModelListingService {
     if (!adapter) {
       throw new GatewayException(400, 'unsupported_operation', `Listing models of ${provider.id} is not supported yet`);
     }
-    const baseUrl = provider.base_url ?? adapter.defaultBaseUrl(provider.id);
-    if (!baseUrl) {
+    // Azure has no base: each key carries its endpoint.
+    const baseUrl = provider.base_url ?? adapter.defaultBaseUrl(provider.id) ?? '';
+    if (!baseUrl && provider.id !== 'azure') {
       throw GatewayException.validation('base_url', `base_url is required for ${provider.id} (it has no default)`);
     }
     const target: ProviderTarget = {
@@ -121,7 +112,7 @@ export class ModelListingService {
       maxBytes: MAX_LIST_BYTES,
     });
     const text = (await readBodyCapped(response.body, MAX_LIST_BYTES, provider.id)).toString('utf8');
-    if (response.status >= 400) throw providerFailure(adapter.parseError(response.status, response.headers, text));
+    if (response.status >= 400) throw providerException(adapter.parseError(response.status, response.headers, text));
     let json: unknown;
     try {
       json = JSON.parse(text);

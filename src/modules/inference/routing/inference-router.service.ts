@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { errorTypeForStatus } from '../../../core/errors/error-catalogue.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import {
@@ -21,11 +20,10 @@ import type {
   Json,
   ParsedResponse,
   ProviderAdapter,
-  ProviderError,
   ProviderTarget,
   StreamDecoder,
 } from '../providers/provider-adapter.js';
-import { clampRetryAfterMs } from '../providers/retry-hint.js';
+import { providerException } from '../providers/provider-exception.js';
 import { eligibleKeys, keyAllows, pickKey, resolveAlias, type KeyPin } from './key-selector.js';
 import { responsesToChatRequest } from '../translation/responses-bridge.js';
 import { parseModelRef, type ModelRef } from './model-ref.js';
@@ -144,7 +142,7 @@ export class InferenceRouter {
       } catch (err) {
         if (!(err instanceof GatewayException)) throw err;
         // An unknown model or an unsupported request is the caller's; a provider without usable keys is not.
-        last = { error: err, fallback: err.code === 'model_not_available' };
+        last = { error: err, fallback: err.code === 'model_not_available' || err.code === 'secret_unresolved' };
         if (!last.fallback) throw err;
         continue;
       }
@@ -235,6 +233,19 @@ export class InferenceRouter {
     const pin =
       isPrimary || config.keys.some((k) => k.id === call.pin?.id || k.name === call.pin?.name) ? call.pin : undefined;
     const keys = eligibleKeys(config, ref.model, pin);
+    const broken =
+      keys.length === 0 ? config.keys.find((k) => k.enabled && k.unusable && keyAllows(k, ref.model)) : undefined;
+    if (broken) {
+      // Configured for the model, but its secret cannot be read (env var unset, Vault down): the gateway's fault.
+      throw new GatewayException(
+        502,
+        'secret_unresolved',
+        `Key ${broken.name} of ${provider} cannot be used: ${broken.unusable}`,
+        {
+          reason: 'gateway_internal',
+        },
+      );
+    }
     if (keys.length === 0) {
       const pinned = pin?.id ?? pin?.name;
       throw new GatewayException(
@@ -400,7 +411,8 @@ export class InferenceRouter {
       const text = (await readBodyCapped(upstream.body, MAX_ERROR_BYTES, target.provider)).toString('utf8');
       state.upstreamLatencyMs += performance.now() - started;
       const error = adapter.parseError(upstream.status, upstream.headers, text);
-      return new AttemptFailure(providerException(error, info, call), upstream.status, error.retryAfterMs);
+      const relayed = providerException(error, { extraFields: errorFields(info, call), headers: routingHeaders(info) });
+      return new AttemptFailure(relayed, upstream.status, error.retryAfterMs);
     } catch (err) {
       upstream.body.destroy();
       state.upstreamLatencyMs += performance.now() - started;
@@ -439,27 +451,6 @@ function withRouting(err: GatewayException, info: RoutingInfo, call: InferenceCa
     extraFields: { ...err.extraFields, ...errorFields(info, call) },
     headers: { ...err.headers, ...routingHeaders(info) },
     cause: err.cause,
-  });
-}
-
-/** A provider's error relayed as a GatewayError: its status, message, type and code kept. */
-function providerException(error: ProviderError, info: RoutingInfo, call: InferenceCall): GatewayException {
-  const status = error.status >= 400 && error.status <= 599 ? error.status : 502;
-  const extra: Record<string, unknown> = errorFields(info, call);
-  const headers = routingHeaders(info);
-  if (error.retryAfterMs !== undefined) {
-    extra.retry_after_ms = clampRetryAfterMs(error.retryAfterMs);
-    headers['retry-after'] = String(Math.ceil(error.retryAfterMs / 1000));
-  }
-  if (error.billedUsage) extra.billed_usage = error.billedUsage;
-  return new GatewayException(status, 'provider_error', error.message || `${info.provider} answered ${status}`, {
-    type: error.type ?? errorTypeForStatus(status),
-    wireCode: error.code,
-    param: error.param,
-    reason: error.reason,
-    isGatewayError: false,
-    extraFields: extra,
-    headers,
   });
 }
 

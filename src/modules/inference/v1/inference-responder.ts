@@ -8,6 +8,7 @@ import { InferenceMetrics } from '../inference-metrics.js';
 import { PriceTable } from '../pricing/price-table.js';
 import { toOpenAiWireUsage, toResponsesWireUsage } from '../providers/openai-usage.js';
 import type { Json, StreamOutput, Usage } from '../providers/provider-adapter.js';
+import { providerException } from '../providers/provider-exception.js';
 import { REQUEST_TYPES, type InferenceCall, type RoutedResult } from '../routing/inference-router.service.js';
 import { routingErrorFields, routingHeaders } from '../routing/routing-info.js';
 import { ChatToResponsesStream, chatToResponsesResponse } from '../translation/responses-bridge.js';
@@ -211,11 +212,7 @@ class StreamWriter {
           break;
         }
         case 'error':
-          return new GatewayException(output.error.status, 'provider_error', output.error.message, {
-            type: output.error.type,
-            wireCode: output.error.code,
-            reason: output.error.reason,
-            isGatewayError: false,
+          return providerException(output.error, {
             extraFields: { ...routingErrorFields(this.result.routing), request_type: REQUEST_TYPES[this.call.kind] },
           });
       }
