@@ -6,7 +6,9 @@ import { isStopping, throwIfStopping } from './cleanup.mjs';
 /**
  * `body` may be a string or a function returning one per request (e.g. a unique messageId). `check(status, text)`
  * (optional) reads each response body and counts the responses it refuses as `bad` (a JSON-RPC error is a 200).
- * Returns `{ requests, rps, errors, bad, p50, p90, p99, statuses, latencies (sorted ms), seconds }`.
+ * `firstByte: true` also times each response's first body bytes (a stream's time to first byte): `ttfb` below.
+ * Returns `{ requests, rps, errors, bad, p50, p90, p99, statuses, latencies (sorted ms), seconds }`, plus
+ * `{ ttfb: { p50, p99 }, ttfbs (sorted ms) }` with `firstByte`.
  */
 export async function runLoad({
   url,
@@ -14,6 +16,7 @@ export async function runLoad({
   headers = {},
   body,
   check,
+  firstByte = false,
   connections = 32,
   durationMs = 10_000,
   timeoutMs = 10_000,
@@ -21,6 +24,7 @@ export async function runLoad({
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies = [];
+  const ttfbs = [];
   const statuses = new Map();
   let errors = 0;
   let bad = 0;
@@ -44,6 +48,8 @@ export async function runLoad({
       const payload = typeof body === 'function' ? body() : body;
       const req = http.request(target, { method, headers: requestHeaders, agent, timeout: timeoutMs }, (res) => {
         let text = '';
+        let firstAt;
+        if (firstByte) res.once('data', () => (firstAt = performance.now()));
         if (check) {
           res.setEncoding('utf8');
           res.on('data', (c) => (text += c));
@@ -53,6 +59,7 @@ export async function runLoad({
         res.on('end', () => {
           if (done) return;
           latencies.push(performance.now() - started);
+          if (firstByte) ttfbs.push((firstAt ?? performance.now()) - started);
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
           if (check && !check(res.statusCode, text)) {
             bad++;
@@ -80,6 +87,7 @@ export async function runLoad({
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
+    ...(firstByte ? firstByteFigures(ttfbs) : {}),
     requests: latencies.length,
     rps: latencies.length / seconds,
     seconds,
@@ -99,6 +107,11 @@ export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+function firstByteFigures(ttfbs) {
+  ttfbs.sort((a, b) => a - b);
+  return { ttfbs, ttfb: { p50: percentile(ttfbs, 50), p99: percentile(ttfbs, 99) } };
+}
+
 /** Several runs of the same target as one: total requests over total time, percentiles over every latency. */
 export function mergeLoads(results) {
   const latencies = results.flatMap((r) => r.latencies).sort((a, b) => a - b);
@@ -106,6 +119,7 @@ export function mergeLoads(results) {
   const statuses = {};
   for (const r of results) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
   return {
+    ...(results[0]?.ttfbs ? firstByteFigures(results.flatMap((r) => r.ttfbs)) : {}),
     requests: latencies.length,
     rps: latencies.length / seconds,
     seconds,
@@ -124,8 +138,9 @@ export function mergeLoads(results) {
 export function formatLoad(label, r) {
   const rounds = r.rounds ? `, rounds ${r.rounds.map((x) => x.toFixed(0)).join('/')} req/s` : '';
   const bad = r.bad ? `, refused by check ${r.bad} (first: ${r.firstBad})` : '';
+  const ttfb = r.ttfb ? `, first byte p50 ${r.ttfb.p50.toFixed(2)} ms p99 ${r.ttfb.p99.toFixed(2)} ms` : '';
   return (
-    `${label}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p90 ${r.p90.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms` +
+    `${label}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p90 ${r.p90.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms${ttfb}` +
     ` (${r.requests} requests, errors ${r.errors}, statuses ${JSON.stringify(r.statuses)}${rounds}${bad})`
   );
 }
