@@ -5,23 +5,10 @@ import { SecretsService } from '../../../core/secrets/secrets.service.js';
 import type { UpstreamAuthDto, UpstreamAuthViewDto, UpstreamTlsDto } from '../dto/upstream-auth.dto.js';
 import type { StoredUpstreamAuth, StoredUpstreamOAuth, StoredUpstreamTls } from '../entities/agent.entity.js';
 import { tlsPemProblem } from '../../../core/outbound/upstream-tls.js';
+import { UNFORWARDABLE_HEADERS, sealForwardableHeaders } from '../../../core/outbound/forwardable-headers.js';
 
-/** RFC 7230 `token`. */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Hop-by-hop headers and those the gateway itself owns on upstream requests. */
-const FORBIDDEN_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-  'cookie',
-]);
+/** Besides what no configured header may name, an agent's headers auth may not set cookies. */
+const AGENT_UNFORWARDABLE_HEADERS: ReadonlySet<string> = new Set([...UNFORWARDABLE_HEADERS, 'cookie']);
 const TLS_PEM_FIELDS = ['ca_cert_pem', 'client_cert_pem', 'client_key_pem'] as const;
 
 const invalid = (param: string, message: string) => GatewayException.validation(param, `${param} ${message}`);
@@ -85,20 +72,14 @@ export class UpstreamAuthSealer {
     previous: Record<string, StoredSecret> | undefined,
     path: string,
   ): Record<string, StoredSecret> {
-    const out: Record<string, StoredSecret> = {};
-    const seen = new Set<string>();
-    const previousByName = new Map(Object.entries(previous ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-    for (const [name, value] of Object.entries(headers)) {
-      const param = `${path}.${name}`;
-      const lower = name.toLowerCase();
-      if (!HEADER_NAME.test(name)) throw invalid(param, 'is not a valid HTTP header name');
-      if (FORBIDDEN_HEADERS.has(lower))
-        throw invalid(param, 'cannot be set: hop-by-hop and connection headers are not forwardable');
-      if (seen.has(lower)) throw invalid(param, 'is listed twice (header names are case-insensitive)');
-      seen.add(lower);
-      out[name] = this.sealSecret(value, previousByName.get(lower), param);
-    }
-    if (!seen.size) throw invalid(path, 'must have at least one header when type is headers');
+    const out = sealForwardableHeaders(
+      headers,
+      previous,
+      path,
+      (value, prev, param) => this.sealSecret(value, prev, param),
+      AGENT_UNFORWARDABLE_HEADERS,
+    );
+    if (!Object.keys(out).length) throw invalid(path, 'must have at least one header when type is headers');
     return out;
   }
 

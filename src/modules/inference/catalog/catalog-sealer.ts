@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { sealForwardableHeaders } from '../../../core/outbound/forwardable-headers.js';
 import {
   SecretInputError,
   parseSecretInput,
@@ -9,22 +10,6 @@ import {
 import { SecretsService } from '../../../core/secrets/secrets.service.js';
 import type { StoredAzureKeyConfig, StoredBedrockKeyConfig, StoredVertexKeyConfig } from './catalog-records.js';
 import type { AzureKeyConfigDto, BedrockKeyConfigDto, VertexKeyConfigDto } from './dto/key-configs.dto.js';
-
-/** RFC 9110 token. */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Hop-by-hop headers and those the outbound client sets itself. */
-const FORBIDDEN_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-]);
 
 export const invalid = (param: string, message: string) => GatewayException.validation(param, `${param} ${message}`);
 
@@ -61,19 +46,7 @@ export class CatalogSealer {
     previous: Record<string, StoredSecret> | undefined,
     path = 'extra_headers',
   ): Record<string, StoredSecret> {
-    const out: Record<string, StoredSecret> = {};
-    const seen = new Set<string>();
-    const previousByName = new Map(Object.entries(previous ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-    for (const [name, value] of Object.entries(input)) {
-      const param = `${path}.${name}`;
-      const lower = name.toLowerCase();
-      if (!HEADER_NAME.test(name)) throw invalid(param, 'is not a valid HTTP header name');
-      if (FORBIDDEN_HEADERS.has(lower)) throw invalid(param, 'cannot be set: it is a hop-by-hop or connection header');
-      if (seen.has(lower)) throw invalid(param, 'is listed twice (header names are case-insensitive)');
-      seen.add(lower);
-      out[name] = this.secret(value, previousByName.get(lower), param);
-    }
-    return out;
+    return sealForwardableHeaders(input, previous, path, (value, prev, param) => this.secret(value, prev, param));
   }
 
   /** No trailing slash (adapters append paths); no query or fragment (they would end up mid-URL). */

@@ -1,14 +1,6 @@
 import type { ModelPrice, PriceCalculation, Usage as PriceUsage } from '@pydantic/genai-prices';
+import { COST_PART_FIELDS } from '../providers/cost-fields.js';
 import type { Cost } from '../providers/provider-adapter.js';
-
-const PART_FIELDS = [
-  'input_tokens_cost',
-  'output_tokens_cost',
-  'reasoning_tokens_cost',
-  'citation_tokens_cost',
-  'search_queries_cost',
-  'request_cost',
-] as const satisfies ReadonlyArray<keyof Cost>;
 
 /**
  * A cost the provider sent (Perplexity's object, OpenRouter's number as `total_cost`): it wins over the table. Parts
@@ -18,7 +10,7 @@ export function providerSentCost(sent: Cost): Cost | undefined {
   if (isAmount(sent.total_cost)) return { ...sent };
   let total = 0;
   let parts = 0;
-  for (const field of PART_FIELDS) {
+  for (const field of COST_PART_FIELDS) {
     const value = sent[field];
     if (isAmount(value)) {
       total += value;

@@ -1,8 +1,9 @@
 import type { ErrorReason } from '../../../core/errors/error-catalogue.js';
-import { isJsonObject } from './anthropic-messages.js';
 import { reasonForProviderStatus } from './error-reason.js';
-import type { Json, ProviderError, Usage } from './provider-adapter.js';
+import { rawErrorMessage } from './native-adapter-parts.js';
+import type { Json, ProviderError } from './provider-adapter.js';
 import { retryHintFromHeaders } from './retry-hint.js';
+import { isJsonObject, parseJson } from './wire-json.js';
 
 /** Anthropic's `error.type` → HTTP status; an in-stream `event: error` carries only the type. */
 export const ANTHROPIC_ERROR_STATUS: Readonly<Record<string, number>> = {
@@ -17,9 +18,6 @@ export const ANTHROPIC_ERROR_STATUS: Readonly<Record<string, number>> = {
   timeout_error: 504,
   overloaded_error: 529,
 };
-
-/** Bodies that are not JSON (a proxy's HTML page) are quoted up to this many characters. */
-const MAX_RAW_MESSAGE = 500;
 
 /**
  * Classifies one Anthropic error object `{ type, message }`. The type says more than the status (a 529 and an
@@ -42,25 +40,17 @@ export function parseAnthropicError(
   headers: Record<string, string | string[] | undefined>,
   body: string,
 ): ProviderError {
-  let error: Json | undefined;
-  try {
-    const parsed: unknown = JSON.parse(body);
-    if (isJsonObject(parsed) && isJsonObject(parsed.error)) error = parsed.error;
-  } catch {
-    // Not JSON: quoted below.
-  }
-  const raw = body.trim();
-  const out = classify(status, error, raw ? raw.slice(0, MAX_RAW_MESSAGE) : `anthropic answered HTTP ${status}`);
+  const parsed = parseJson(body);
+  const error = isJsonObject(parsed) && isJsonObject(parsed.error) ? parsed.error : undefined;
+  const out = classify(status, error, rawErrorMessage('anthropic', status, body));
   const hint = retryHintFromHeaders(headers);
   if (hint !== undefined) out.retryAfterMs = hint;
   return out;
 }
 
 /** An `event: error` mid-stream: the status comes from the type (an unknown type is a 502). */
-export function anthropicStreamError(error: unknown, billedUsage?: Usage): ProviderError {
+export function anthropicStreamError(error: unknown): ProviderError {
   const e = isJsonObject(error) ? error : undefined;
   const type = typeof e?.type === 'string' ? e.type : undefined;
-  const out = classify((type && ANTHROPIC_ERROR_STATUS[type]) || 502, e, 'anthropic stream failed');
-  if (billedUsage) out.billedUsage = billedUsage;
-  return out;
+  return classify((type && ANTHROPIC_ERROR_STATUS[type]) || 502, e, 'anthropic stream failed');
 }

@@ -1,5 +1,15 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import {
+  assistantTexts,
+  imageUrlOf,
+  parseBase64DataUrl,
+  readFunctionTools,
+  readToolCall,
+  readToolChoice,
+  walkChatMessages,
+} from './chat-request-parts.js';
 import type { Json } from './provider-adapter.js';
+import { isJsonObject } from './wire-json.js';
 
 /**
  * OpenAI chat body → Anthropic Messages body. Pure translation: a caller mistake the provider could not make sense of
@@ -20,17 +30,7 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 /** The fields `/v1/messages/count_tokens` accepts (no max_tokens, stream or sampling settings). */
 const COUNT_TOKENS_FIELDS = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking'] as const;
 
-export function isJsonObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const invalid = (param: string, message: string) => GatewayException.validation(param, message);
-
-/** A `data:<mime>;base64,<data>` URL split, or undefined when the URL is not a base64 data URL. */
-export function parseBase64DataUrl(url: string): { mediaType: string; data: string } | undefined {
-  const m = /^data:([^;,]+)((?:;[^;,]*)*);base64,(.*)$/s.exec(url);
-  return m ? { mediaType: m[1]!, data: m[3]! } : undefined;
-}
 
 export function toAnthropicMessagesBody(body: Json, stream: boolean): Json {
   const { system, messages } = translateMessages(body.messages);
@@ -92,38 +92,15 @@ function thinkingOf(body: Json): Json | undefined {
 }
 
 function translateMessages(raw: unknown): { system?: string | Json[]; messages: Json[] } {
-  if (!Array.isArray(raw)) throw invalid('messages', 'messages must be an array');
   const system: Json[] = [];
   const messages: Json[] = [];
-  // Consecutive tool results go back as one user turn, as Anthropic expects.
-  let toolTurn: Json[] | undefined;
-  raw.forEach((message: unknown, i) => {
-    const param = `messages[${i}]`;
-    if (!isJsonObject(message)) throw invalid(param, 'each message must be an object');
-    if (message.role !== 'tool') toolTurn = undefined;
-    switch (message.role) {
-      case 'system':
-      case 'developer':
-        system.push(...systemBlocks(message.content, `${param}.content`));
-        break;
-      case 'user':
-        messages.push({ role: 'user', content: userContent(message.content, `${param}.content`) });
-        break;
-      case 'assistant':
-        messages.push({ role: 'assistant', content: assistantContent(message, param) });
-        break;
-      case 'tool': {
-        const block = toolResult(message, param);
-        if (toolTurn) toolTurn.push(block);
-        else {
-          toolTurn = [block];
-          messages.push({ role: 'user', content: toolTurn });
-        }
-        break;
-      }
-      default:
-        throw invalid(`${param}.role`, 'role must be one of system, developer, user, assistant, tool');
-    }
+  walkChatMessages(raw, {
+    system: (message, param) => system.push(...systemBlocks(message.content, `${param}.content`)),
+    user: (message, param) =>
+      messages.push({ role: 'user', content: userContent(message.content, `${param}.content`) }),
+    assistant: (message, param) => messages.push({ role: 'assistant', content: assistantContent(message, param) }),
+    toolResult,
+    openToolTurn: (results) => messages.push({ role: 'user', content: results }),
   });
   if (system.length === 0) return { messages };
   const only = system.length === 1 ? system[0]! : undefined;
@@ -161,8 +138,7 @@ function contentPart(part: unknown, param: string): Json {
       if (typeof part.text !== 'string') throw invalid(`${param}.text`, 'text must be a string');
       return textBlock(part);
     case 'image_url': {
-      const url = isJsonObject(part.image_url) ? part.image_url.url : part.image_url;
-      if (typeof url !== 'string') throw invalid(`${param}.image_url.url`, 'image_url.url must be a string');
+      const url = imageUrlOf(part, param);
       const block: Json = { type: 'image', source: mediaSource(url, `${param}.image_url.url`) };
       if (part.cache_control !== undefined) block.cache_control = part.cache_control;
       return block;
@@ -190,50 +166,15 @@ function assistantContent(message: Json, param: string): string | Json[] {
   const content = message.content;
   const hasToolCalls = Array.isArray(toolCalls) && toolCalls.length > 0;
   if (!hasToolCalls && (typeof content === 'string' || content === null || content === undefined)) return content ?? '';
-  const blocks: Json[] = [];
-  if (typeof content === 'string') {
-    if (content) blocks.push({ type: 'text', text: content });
-  } else if (Array.isArray(content)) {
-    content.forEach((part: unknown, j) => {
-      if (!isJsonObject(part)) throw invalid(`${param}.content[${j}]`, 'each content part must be an object');
-      const text = part.type === 'refusal' ? part.refusal : part.text;
-      if (typeof text !== 'string') throw invalid(`${param}.content[${j}]`, 'assistant parts must be text or refusal');
-      if (text) blocks.push({ type: 'text', text });
-    });
-  } else if (content !== null && content !== undefined) {
-    throw invalid(`${param}.content`, 'content must be a string, an array of parts or null');
-  }
+  const blocks: Json[] = assistantTexts(content, param).map((text) => ({ type: 'text', text }));
   if (hasToolCalls)
     (toolCalls as unknown[]).forEach((call, k) => blocks.push(toolUse(call, `${param}.tool_calls[${k}]`)));
   return blocks;
 }
 
 function toolUse(call: unknown, param: string): Json {
-  if (!isJsonObject(call) || !isJsonObject(call.function)) throw invalid(param, 'a tool call needs a function');
-  const fn = call.function;
-  if (typeof call.id !== 'string') throw invalid(`${param}.id`, 'a tool call needs an id');
-  if (typeof fn.name !== 'string') throw invalid(`${param}.function.name`, 'a tool call needs a function name');
-  return {
-    type: 'tool_use',
-    id: call.id,
-    name: fn.name,
-    input: parseArguments(fn.arguments, `${param}.function.arguments`),
-  };
-}
-
-/** Tool-call arguments are a JSON object text; '' means no arguments. */
-export function parseArguments(args: unknown, param: string): Json {
-  if (args === undefined || args === null || args === '') return {};
-  let parsed: unknown = args;
-  if (typeof args === 'string') {
-    try {
-      parsed = JSON.parse(args);
-    } catch {
-      throw invalid(param, 'tool call arguments must be a JSON object');
-    }
-  }
-  if (!isJsonObject(parsed)) throw invalid(param, 'tool call arguments must be a JSON object');
-  return parsed;
+  const read = readToolCall(call, param, true);
+  return { type: 'tool_use', id: read.id, name: read.name, input: read.arguments };
 }
 
 function toolResult(message: Json, param: string): Json {
@@ -250,12 +191,7 @@ function toolResult(message: Json, param: string): Json {
 }
 
 function translateTools(tools: unknown): Json[] {
-  if (!Array.isArray(tools)) throw invalid('tools', 'tools must be an array');
-  return tools.map((tool: unknown, i) => {
-    if (!isJsonObject(tool) || tool.type !== 'function' || !isJsonObject(tool.function))
-      throw invalid(`tools[${i}].type`, 'only function tools are supported for anthropic');
-    const fn = tool.function;
-    if (typeof fn.name !== 'string') throw invalid(`tools[${i}].function.name`, 'a tool needs a name');
+  return readFunctionTools(tools, 'anthropic').map(({ tool, fn }) => {
     const out: Json = { name: fn.name };
     if (typeof fn.description === 'string') out.description = fn.description;
     out.input_schema = isJsonObject(fn.parameters) ? fn.parameters : { type: 'object', properties: {} };
@@ -264,15 +200,20 @@ function translateTools(tools: unknown): Json[] {
   });
 }
 
+const TOOL_CHOICE_MODES: Readonly<Record<'auto' | 'none' | 'required', Json>> = {
+  auto: { type: 'auto' },
+  none: { type: 'none' },
+  required: { type: 'any' },
+};
+
 function translateToolChoice(choice: unknown, parallel: unknown, hasTools: boolean): Json | undefined {
-  let out: Json | undefined;
-  if (choice === 'auto') out = { type: 'auto' };
-  else if (choice === 'none') out = { type: 'none' };
-  else if (choice === 'required') out = { type: 'any' };
-  else if (isJsonObject(choice) && isJsonObject(choice.function) && typeof choice.function.name === 'string')
-    out = { type: 'tool', name: choice.function.name };
-  else if (choice !== undefined && choice !== null)
-    throw invalid('tool_choice', 'tool_choice must be auto, none, required or a named function');
+  const read = readToolChoice(choice);
+  let out: Json | undefined =
+    read === undefined
+      ? undefined
+      : typeof read === 'string'
+        ? { ...TOOL_CHOICE_MODES[read] }
+        : { type: 'tool', ...read };
   // Anthropic refuses a tool_choice without tools, so parallel_tool_calls alone only applies alongside tools.
   if (parallel === false && hasTools && out?.type !== 'none')
     out = { ...(out ?? { type: 'auto' }), disable_parallel_tool_use: true };

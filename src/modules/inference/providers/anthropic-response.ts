@@ -1,5 +1,6 @@
-import { isJsonObject } from './anthropic-messages.js';
+import { nowSeconds } from './native-adapter-parts.js';
 import type { Json, ParsedResponse, ProviderTarget, Usage } from './provider-adapter.js';
+import { isJsonObject, jsonObjects } from './wire-json.js';
 
 /** Anthropic's usage counters, as numbers (0 when absent). */
 export interface AnthropicUsageCounts {
@@ -76,14 +77,12 @@ export function anthropicFinishReason(stopReason: unknown): string | null {
   }
 }
 
-export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
-
 /**
  * An Anthropic `message` → `chat.completion`. Text blocks are joined, client tool_use blocks become tool_calls,
  * thinking text becomes `reasoning_content`; server tool blocks (web search) and redacted thinking stay upstream.
  */
 export function fromAnthropicMessage(body: Json, target: ProviderTarget): ParsedResponse {
-  const blocks = Array.isArray(body.content) ? (body.content as unknown[]).filter(isJsonObject) : [];
+  const blocks = jsonObjects(body.content);
   const texts: string[] = [];
   const thinking: string[] = [];
   const toolCalls: Json[] = [];

@@ -1,8 +1,8 @@
-import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { parseAnthropicError } from './anthropic-error.js';
-import { isJsonObject, toAnthropicCountTokensBody, toAnthropicMessagesBody } from './anthropic-messages.js';
+import { toAnthropicCountTokensBody, toAnthropicMessagesBody } from './anthropic-messages.js';
 import { fromAnthropicMessage } from './anthropic-response.js';
 import { AnthropicStreamDecoder } from './anthropic-stream.js';
+import { inputTokensBody, nativeHeaders, unsupportedRequest } from './native-adapter-parts.js';
 import type {
   InferenceKind,
   Json,
@@ -13,6 +13,7 @@ import type {
   StreamDecoder,
   UpstreamCall,
 } from './provider-adapter.js';
+import { jsonObjects } from './wire-json.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -20,22 +21,14 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 const LIST_MODELS_LIMIT = 1000;
 
 /**
- * Headers of every call: the provider's extra headers (e.g. `anthropic-beta`, or an `anthropic-version` override),
- * lower-cased so they replace rather than duplicate ours, and the key last so no extra header can swap it.
+ * Headers of every call: the provider's extra headers (e.g. `anthropic-beta`, or an `anthropic-version` override)
+ * replace ours; the key comes last so no extra header can swap it.
  */
 function headersFor(target: ProviderTarget, json: boolean): Record<string, string> {
-  const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
-  if (json) headers['content-type'] = 'application/json';
-  for (const [name, value] of Object.entries(target.extraHeaders)) headers[name.toLowerCase()] = value;
-  if (target.key.value) headers['x-api-key'] = target.key.value;
-  return headers;
+  return nativeHeaders(target, { json, keyHeader: 'x-api-key', fixed: { 'anthropic-version': ANTHROPIC_VERSION } });
 }
 
-function unsupported(kind: InferenceKind): GatewayException {
-  return new GatewayException(400, 'unsupported_operation', `anthropic does not support ${kind} requests`, {
-    reason: 'caller_invalid_request',
-  });
-}
+const unsupported = (kind: InferenceKind) => unsupportedRequest('anthropic', kind);
 
 /** Anthropic Messages API (`POST /v1/messages`, `/v1/messages/count_tokens`, `GET /v1/models`). */
 export const anthropicAdapter: ProviderAdapter = {
@@ -63,10 +56,7 @@ export const anthropicAdapter: ProviderAdapter = {
 
   parseResponse(kind: InferenceKind, body: Json, target: ProviderTarget): ParsedResponse {
     if (kind === 'chat') return fromAnthropicMessage(body, target);
-    if (kind === 'count_tokens') {
-      const tokens = typeof body.input_tokens === 'number' ? body.input_tokens : 0;
-      return { body: { object: 'response.input_tokens', input_tokens: tokens } };
-    }
+    if (kind === 'count_tokens') return { body: inputTokensBody(body.input_tokens) };
     throw unsupported(kind);
   },
 
@@ -86,7 +76,7 @@ export const anthropicAdapter: ProviderAdapter = {
   },
 
   parseListModels(body: Json): ListedModel[] {
-    const data = Array.isArray(body.data) ? (body.data as unknown[]).filter(isJsonObject) : [];
+    const data = jsonObjects(body.data);
     return data.flatMap((m) => {
       if (typeof m.id !== 'string') return [];
       const model: ListedModel = { id: m.id, owned_by: 'anthropic' };

@@ -1,18 +1,6 @@
-import { parseOpenAiError } from './openai-error.js';
 import { openAiRequestBody, unsupportedKind, upstreamHeaders } from './openai-request.js';
-import { parseOpenAiModelList, parseOpenAiResponse } from './openai-response.js';
-import { OpenAiChatStreamDecoder, OpenAiResponsesStreamDecoder } from './openai-stream.js';
-import type {
-  InferenceKind,
-  Json,
-  ListedModel,
-  ParsedResponse,
-  ProviderAdapter,
-  ProviderError,
-  ProviderTarget,
-  StreamDecoder,
-  UpstreamCall,
-} from './provider-adapter.js';
+import { OpenAiWireAdapter } from './openai-wire.adapter.js';
+import type { InferenceKind, Json, ProviderTarget, UpstreamCall } from './provider-adapter.js';
 
 /** The GA data-plane version (inference.md §2.2); a key's `api_version` overrides it. */
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
@@ -36,7 +24,7 @@ const DEPLOYMENT_PATHS: Partial<Record<InferenceKind, string>> = {
  *   which says whether the key and endpoint work. What routing can call is the key's `deployments` map (plus any
  *   model used as its own deployment name), already known without a request.
  */
-export class AzureAdapter implements ProviderAdapter {
+export class AzureAdapter extends OpenAiWireAdapter {
   readonly kinds: ReadonlySet<InferenceKind> = new Set<InferenceKind>([
     'chat',
     'completions',
@@ -71,29 +59,12 @@ export class AzureAdapter implements ProviderAdapter {
     };
   }
 
-  parseResponse(kind: InferenceKind, body: Json): ParsedResponse {
-    return parseOpenAiResponse(kind, body);
-  }
-
-  streamDecoder(kind: InferenceKind): StreamDecoder {
-    return kind === 'responses' ? new OpenAiResponsesStreamDecoder() : new OpenAiChatStreamDecoder();
-  }
-
-  /** Azure's errors are OpenAI's (`retry-after-ms` included), e.g. `{ error: { code: "content_filter", … } }`. */
-  parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError {
-    return parseOpenAiError(status, headers, body);
-  }
-
   buildListModels(target: ProviderTarget): UpstreamCall {
     return {
       method: 'GET',
       url: `${this.endpoint(target)}/openai/models?api-version=${encodeURIComponent(this.apiVersion(target))}`,
       headers: upstreamHeaders(target, 'api-key', { body: false, stream: false }),
     };
-  }
-
-  parseListModels(body: Json): ListedModel[] {
-    return parseOpenAiModelList(body);
   }
 
   private endpoint(target: ProviderTarget): string {

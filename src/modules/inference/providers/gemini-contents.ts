@@ -1,7 +1,17 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import {
+  assistantTexts,
+  imageUrlOf,
+  parseBase64DataUrl,
+  readFunctionTools,
+  readToolCall,
+  readToolChoice,
+  walkChatMessages,
+} from './chat-request-parts.js';
 import { geminiGenerationConfig } from './gemini-generation-config.js';
-import { geminiModelPath, isJsonObject } from './gemini-wire.js';
+import { geminiModelPath } from './gemini-wire.js';
 import type { Json } from './provider-adapter.js';
+import { isJsonObject } from './wire-json.js';
 
 /**
  * OpenAI chat bodies → Gemini `generateContent` and `countTokens` bodies. Pure translation: a caller mistake Gemini
@@ -53,41 +63,19 @@ export function toGeminiCountTokens(body: Json, model: string): Json {
 }
 
 export function toGeminiPrompt(body: Json): GeminiPrompt {
-  const raw = body.messages;
-  if (!Array.isArray(raw)) throw invalid('messages', 'messages must be an array');
   const system: Json[] = [];
   const contents: Json[] = [];
   // Gemini's functionResponse names the function, OpenAI's tool message only the call id.
   const functionNames = new Map<string, string>();
-  // Consecutive tool results go back as one user turn answering the model's function calls.
-  let toolTurn: Json[] | undefined;
-  raw.forEach((message: unknown, i) => {
-    const param = `messages[${i}]`;
-    if (!isJsonObject(message)) throw invalid(param, 'each message must be an object');
-    if (message.role !== 'tool') toolTurn = undefined;
-    switch (message.role) {
-      case 'system':
-      case 'developer':
-        system.push(...contentParts(message.content, `${param}.content`, true));
-        break;
-      case 'user':
-        contents.push({ role: 'user', parts: nonEmpty(contentParts(message.content, `${param}.content`, false)) });
-        break;
-      case 'assistant':
-        contents.push({ role: 'model', parts: nonEmpty(modelParts(message, param, functionNames)) });
-        break;
-      case 'tool': {
-        const part = functionResponse(message, param, functionNames);
-        if (toolTurn) toolTurn.push(part);
-        else {
-          toolTurn = [part];
-          contents.push({ role: 'user', parts: toolTurn });
-        }
-        break;
-      }
-      default:
-        throw invalid(`${param}.role`, 'role must be one of system, developer, user, assistant, tool');
-    }
+  walkChatMessages(body.messages, {
+    system: (message, param) => system.push(...contentParts(message.content, `${param}.content`, true)),
+    user: (message, param) =>
+      contents.push({ role: 'user', parts: nonEmpty(contentParts(message.content, `${param}.content`, false)) }),
+    assistant: (message, param) =>
+      contents.push({ role: 'model', parts: nonEmpty(modelParts(message, param, functionNames)) }),
+    toolResult: (message, param) => functionResponse(message, param, functionNames),
+    // The user turn answering the model's function calls.
+    openToolTurn: (results) => contents.push({ role: 'user', parts: results }),
   });
   const prompt: GeminiPrompt = { contents };
   if (system.length > 0) prompt.systemInstruction = { parts: system };
@@ -122,9 +110,7 @@ function contentPart(part: unknown, param: string): Json {
       if (typeof part.text !== 'string') throw invalid(`${param}.text`, 'text must be a string');
       return { text: part.text };
     case 'image_url': {
-      const url = isJsonObject(part.image_url) ? part.image_url.url : part.image_url;
-      if (typeof url !== 'string') throw invalid(`${param}.image_url.url`, 'image_url.url must be a string');
-      return mediaPart(url, `${param}.image_url.url`);
+      return mediaPart(imageUrlOf(part, param), `${param}.image_url.url`);
     }
     case 'input_audio': {
       const audio = isJsonObject(part.input_audio) ? part.input_audio : {};
@@ -143,8 +129,8 @@ function contentPart(part: unknown, param: string): Json {
 }
 
 function mediaPart(url: string, param: string): Json {
-  const data = /^data:([^;,]+)((?:;[^;,]*)*);base64,(.*)$/s.exec(url);
-  if (data) return { inlineData: { mimeType: data[1], data: data[3] } };
+  const data = parseBase64DataUrl(url);
+  if (data) return { inlineData: { mimeType: data.mediaType, data: data.data } };
   if (!/^https?:\/\//i.test(url)) throw invalid(param, 'a media URL must be an http(s) URL or a base64 data: URL');
   const extension = /\.([a-z0-9]+)(?:[?#]|$)/i.exec(url)?.[1]?.toLowerCase();
   const mimeType = extension ? MIME_BY_EXTENSION[extension] : undefined;
@@ -152,44 +138,14 @@ function mediaPart(url: string, param: string): Json {
 }
 
 function modelParts(message: Json, param: string, functionNames: Map<string, string>): Json[] {
-  const parts: Json[] = [];
-  const content = message.content;
-  if (typeof content === 'string') {
-    if (content) parts.push({ text: content });
-  } else if (Array.isArray(content)) {
-    content.forEach((part: unknown, j) => {
-      const text = isJsonObject(part) ? (part.type === 'refusal' ? part.refusal : part.text) : undefined;
-      if (typeof text !== 'string') throw invalid(`${param}.content[${j}]`, 'assistant parts must be text or refusal');
-      if (text) parts.push({ text });
-    });
-  } else if (content !== null && content !== undefined) {
-    throw invalid(`${param}.content`, 'content must be a string, an array of parts or null');
-  }
+  const parts: Json[] = assistantTexts(message.content, param).map((text) => ({ text }));
   const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as unknown[]) : [];
-  calls.forEach((call, k) => {
-    const at = `${param}.tool_calls[${k}]`;
-    if (!isJsonObject(call) || !isJsonObject(call.function)) throw invalid(at, 'a tool call needs a function');
-    const name = call.function.name;
-    if (typeof name !== 'string') throw invalid(`${at}.function.name`, 'a tool call needs a function name');
-    if (typeof call.id === 'string') functionNames.set(call.id, name);
-    parts.push({ functionCall: { name, args: parseArguments(call.function.arguments, `${at}.function.arguments`) } });
+  calls.forEach((raw, k) => {
+    const call = readToolCall(raw, `${param}.tool_calls[${k}]`, false);
+    if (call.id !== undefined) functionNames.set(call.id, call.name);
+    parts.push({ functionCall: { name: call.name, args: call.arguments } });
   });
   return parts;
-}
-
-/** Tool-call arguments are a JSON object text; '' means no arguments. */
-function parseArguments(args: unknown, param: string): Json {
-  if (args === undefined || args === null || args === '') return {};
-  let parsed: unknown = args;
-  if (typeof args === 'string') {
-    try {
-      parsed = JSON.parse(args);
-    } catch {
-      throw invalid(param, 'tool call arguments must be a JSON object');
-    }
-  }
-  if (!isJsonObject(parsed)) throw invalid(param, 'tool call arguments must be a JSON object');
-  return parsed;
 }
 
 /** The result as Gemini wants it: a JSON object result as is, anything else wrapped as `{ content }`. */
@@ -215,12 +171,7 @@ function functionResponse(message: Json, param: string, functionNames: Map<strin
 }
 
 function translateTools(tools: unknown): Json[] {
-  if (!Array.isArray(tools)) throw invalid('tools', 'tools must be an array');
-  const declarations = tools.map((tool: unknown, i) => {
-    if (!isJsonObject(tool) || tool.type !== 'function' || !isJsonObject(tool.function))
-      throw invalid(`tools[${i}].type`, 'only function tools are supported for gemini');
-    const fn = tool.function;
-    if (typeof fn.name !== 'string') throw invalid(`tools[${i}].function.name`, 'a tool needs a name');
+  const declarations = readFunctionTools(tools, 'gemini').map(({ fn }) => {
     const declaration: Json = { name: fn.name };
     if (typeof fn.description === 'string') declaration.description = fn.description;
     // Gemini refuses an OBJECT schema with no properties: a function without parameters declares none.
@@ -233,14 +184,18 @@ function translateTools(tools: unknown): Json[] {
   return declarations.length > 0 ? [{ functionDeclarations: declarations }] : [];
 }
 
+const FUNCTION_CALLING_MODES: Readonly<Record<'auto' | 'none' | 'required', string>> = {
+  auto: 'AUTO',
+  none: 'NONE',
+  required: 'ANY',
+};
+
 function translateToolChoice(choice: unknown): Json | undefined {
-  let config: Json;
-  if (choice === undefined || choice === null) return undefined;
-  if (choice === 'auto') config = { mode: 'AUTO' };
-  else if (choice === 'none') config = { mode: 'NONE' };
-  else if (choice === 'required') config = { mode: 'ANY' };
-  else if (isJsonObject(choice) && isJsonObject(choice.function) && typeof choice.function.name === 'string')
-    config = { mode: 'ANY', allowedFunctionNames: [choice.function.name] };
-  else throw invalid('tool_choice', 'tool_choice must be auto, none, required or a named function');
+  const read = readToolChoice(choice);
+  if (read === undefined) return undefined;
+  const config: Json =
+    typeof read === 'string'
+      ? { mode: FUNCTION_CALLING_MODES[read] }
+      : { mode: 'ANY', allowedFunctionNames: [read.name] };
   return { functionCallingConfig: config };
 }

@@ -1,6 +1,7 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { bareModel, geminiModelPath, isJsonObject, jsonObjects as list } from './gemini-wire.js';
+import { bareModel, geminiModelPath } from './gemini-wire.js';
 import type { Json, ParsedResponse, ProviderTarget } from './provider-adapter.js';
+import { isJsonObject, jsonObjects as list } from './wire-json.js';
 
 /** One input → `:embedContent`; several → `:batchEmbedContents` (one request per input, same model). */
 export function toGeminiEmbeddings(

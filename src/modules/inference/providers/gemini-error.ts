@@ -1,8 +1,9 @@
 import type { ErrorReason } from '../../../core/errors/error-catalogue.js';
 import { reasonForProviderStatus } from './error-reason.js';
-import { isJsonObject } from './gemini-wire.js';
+import { rawErrorMessage } from './native-adapter-parts.js';
 import type { Json, ProviderError } from './provider-adapter.js';
 import { retryHintFromHeaders, retryHintFromRetryInfo } from './retry-hint.js';
+import { isJsonObject, parseJson } from './wire-json.js';
 
 /** google.rpc status string → HTTP status, for an error that comes without one (in a stream). */
 export const GEMINI_STATUS_CODES: Readonly<Record<string, number>> = {
@@ -25,8 +26,6 @@ export const GEMINI_STATUS_CODES: Readonly<Record<string, number>> = {
 
 /** ErrorInfo reasons that mean the key itself is bad, although Gemini answers them with a 400 INVALID_ARGUMENT. */
 const KEY_REJECTED = new Set(['API_KEY_INVALID', 'API_KEY_EXPIRED', 'API_KEY_SERVICE_BLOCKED']);
-
-const MAX_RAW_MESSAGE = 500;
 
 /** The `error` object of a Gemini body: `{ error }` or, in streams and some answers, `[{ error }]`. */
 export function geminiErrorOf(payload: unknown): Json | undefined {
@@ -69,15 +68,9 @@ export function parseGeminiError(
   headers: Record<string, string | string[] | undefined>,
   body: string,
 ): ProviderError {
-  let error: Json | undefined;
-  try {
-    error = geminiErrorOf(JSON.parse(body));
-  } catch {
-    // Not JSON: quoted below.
-  }
-  const raw = body.trim();
+  const error = geminiErrorOf(parseJson(body));
   const httpStatus = status >= 400 ? status : statusOf(error);
-  const out = classify(httpStatus, error, raw ? raw.slice(0, MAX_RAW_MESSAGE) : `gemini answered HTTP ${status}`);
+  const out = classify(httpStatus, error, rawErrorMessage('gemini', status, body));
   if (out.retryAfterMs === undefined) {
     const hint = retryHintFromHeaders(headers);
     if (hint !== undefined) out.retryAfterMs = hint;

@@ -1,5 +1,5 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { isJsonObject } from './gemini-wire.js';
+import { isJsonObject } from './wire-json.js';
 import type { Json } from './provider-adapter.js';
 
 /**

@@ -1,9 +1,9 @@
-import { bareModel, isJsonObject, jsonObjects as list } from './gemini-wire.js';
+import { bareModel } from './gemini-wire.js';
+import { nowSeconds } from './native-adapter-parts.js';
 import type { Json, ParsedResponse, ProviderTarget, Usage } from './provider-adapter.js';
+import { isJsonObject, jsonObjects as list } from './wire-json.js';
 
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-
-export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /** Token counts by modality (`[{ modality: 'TEXT', tokenCount }]`) as contract detail fields. */
 function byModality(details: unknown): { text_tokens?: number; audio_tokens?: number; image_tokens?: number } {

@@ -1,8 +1,9 @@
 import { geminiErrorOf, geminiStreamError } from './gemini-error.js';
-import { geminiFinishReason, geminiSearchCount, geminiUsage, nowSeconds, readParts } from './gemini-response.js';
-import { bareModel, isJsonObject } from './gemini-wire.js';
-import type { Json, ProviderError, ProviderTarget, StreamDecoder, StreamOutput } from './provider-adapter.js';
-import { SseDecoder } from './sse-decoder.js';
+import { geminiFinishReason, geminiSearchCount, geminiUsage, readParts } from './gemini-response.js';
+import { bareModel } from './gemini-wire.js';
+import type { Json, ProviderError, ProviderTarget, StreamOutput, Usage } from './provider-adapter.js';
+import { TranslatedChatStreamDecoder } from './translated-chat-stream.js';
+import { isJsonObject } from './wire-json.js';
 
 /**
  * Gemini `streamGenerateContent?alt=sse` → `chat.completion.chunk`s. Every `data:` is a whole GenerateContentResponse
@@ -10,12 +11,8 @@ import { SseDecoder } from './sse-decoder.js';
  * (or a prompt block). Usage rides on the chunk that finishes, with the latest usageMetadata seen. An error object in
  * the stream, unreadable JSON or an end without a finish is an error output; nothing is emitted after one.
  */
-export class GeminiStreamDecoder implements StreamDecoder {
-  private readonly sse = new SseDecoder();
-  private readonly created = nowSeconds();
-  private id = '';
-  private model: string;
-  private failed = false;
+export class GeminiStreamDecoder extends TranslatedChatStreamDecoder {
+  /** Some chunk carried a finishReason (or a prompt block): the stream may end. */
   private finished = false;
   private usageMetadata: unknown;
   private searches = 0;
@@ -24,47 +21,15 @@ export class GeminiStreamDecoder implements StreamDecoder {
   private readonly candidates = new Map<number, { toolCalls: number }>();
 
   constructor(target: ProviderTarget) {
-    this.model = bareModel(target.model);
+    super('gemini', bareModel(target.model));
   }
 
-  push(text: string): StreamOutput[] {
-    if (this.failed) return [];
-    const out: StreamOutput[] = [];
-    for (const message of this.sse.push(text)) {
-      this.handle(message.data, out);
-      if (this.failed) break;
-    }
-    return out;
+  protected endedEarly(): ProviderError | undefined {
+    if (this.finished) return undefined;
+    return { status: 502, reason: 'provider_server_error', message: 'gemini stream ended without a finishReason' };
   }
 
-  end(): StreamOutput[] {
-    if (this.failed) return [];
-    const out: StreamOutput[] = [];
-    for (const message of this.sse.end()) {
-      this.handle(message.data, out, true);
-      if (this.failed) return out;
-    }
-    if (!this.finished)
-      this.fail(out, {
-        status: 502,
-        reason: 'provider_server_error',
-        message: 'gemini stream ended without a finishReason',
-      });
-    this.failed = true; // nothing more after end()
-    return out;
-  }
-
-  /** `flushed`: the unterminated tail read at end(); a cut-off event there is the truncation reported below. */
-  private handle(data: string, out: StreamOutput[], flushed = false): void {
-    if (data === '') return;
-    let payload: unknown;
-    try {
-      payload = JSON.parse(data);
-    } catch {
-      if (flushed) return;
-      this.fail(out, { status: 502, reason: 'provider_server_error', message: 'gemini sent an unreadable event' });
-      return;
-    }
+  protected event(_name: string | undefined, payload: unknown, out: StreamOutput[]): void {
     const error = geminiErrorOf(payload);
     if (error) {
       this.fail(out, geminiStreamError(error));
@@ -95,15 +60,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
     }
     const finishes = choices.some((c) => c.finish_reason !== null);
     if (finishes) this.finished = true;
-    const chunk: Json = {
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.model,
-      choices,
-    };
-    const usage = finishes ? geminiUsage(this.usageMetadata, this.searches) : undefined;
-    out.push(usage ? { kind: 'chunk', chunk, usage } : { kind: 'chunk', chunk });
+    out.push(this.chunk(choices, finishes ? geminiUsage(this.usageMetadata, this.searches) : undefined));
   }
 
   /** The delta of a candidate's first chunk opens the assistant turn. */
@@ -131,9 +88,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
   }
 
   /** The latest usage Gemini reported before failing is what it counted (and may bill). */
-  private fail(out: StreamOutput[], error: ProviderError): void {
-    this.failed = true;
-    const billedUsage = geminiUsage(this.usageMetadata, this.searches);
-    out.push({ kind: 'error', error: billedUsage ? { ...error, billedUsage } : error });
+  protected override billedUsage(): Usage | undefined {
+    return geminiUsage(this.usageMetadata, this.searches);
   }
 }

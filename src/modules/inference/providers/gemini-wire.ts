@@ -1,13 +1,4 @@
-import type { Json } from './provider-adapter.js';
-
-/** Small helpers shared by the Gemini translation files: JSON narrowing and model names. */
-
-export function isJsonObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The objects of a JSON array (anything else: none). */
-export const jsonObjects = (v: unknown): Json[] => (Array.isArray(v) ? (v as unknown[]).filter(isJsonObject) : []);
+/** Gemini model names, as the translation files write and read them. */
 
 /** `gemini-2.5-flash` → `models/gemini-2.5-flash`; `models/…` and `tunedModels/…` names are kept. */
 export function geminiModelPath(model: string): string {

@@ -1,10 +1,10 @@
-import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { toGeminiCountTokens, toGeminiGenerateContent } from './gemini-contents.js';
 import { fromGeminiEmbeddings, toGeminiEmbeddings } from './gemini-embeddings.js';
 import { parseGeminiError } from './gemini-error.js';
 import { fromGeminiResponse } from './gemini-response.js';
 import { GeminiStreamDecoder } from './gemini-stream.js';
-import { bareModel, geminiModelPath, jsonObjects } from './gemini-wire.js';
+import { bareModel, geminiModelPath } from './gemini-wire.js';
+import { inputTokensBody, nativeHeaders, unsupportedRequest } from './native-adapter-parts.js';
 import type {
   InferenceKind,
   Json,
@@ -15,18 +15,15 @@ import type {
   StreamDecoder,
   UpstreamCall,
 } from './provider-adapter.js';
+import { jsonObjects } from './wire-json.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 /** The API's page maximum: one call lists every model. */
 const LIST_MODELS_PAGE_SIZE = 1000;
 
-/** Extra headers lower-cased so they replace rather than duplicate ours; the key last so none can swap it. */
+/** Extra headers replace ours; the key comes last so none can swap it. */
 function headersFor(target: ProviderTarget, json: boolean): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (json) headers['content-type'] = 'application/json';
-  for (const [name, value] of Object.entries(target.extraHeaders)) headers[name.toLowerCase()] = value;
-  if (target.key.value) headers['x-goog-api-key'] = target.key.value;
-  return headers;
+  return nativeHeaders(target, { json, keyHeader: 'x-goog-api-key' });
 }
 
 function post(target: ProviderTarget, method: string, body: Json, query = ''): UpstreamCall {
@@ -38,11 +35,7 @@ function post(target: ProviderTarget, method: string, body: Json, query = ''): U
   };
 }
 
-function unsupported(kind: InferenceKind): GatewayException {
-  return new GatewayException(400, 'unsupported_operation', `gemini does not support ${kind} requests`, {
-    reason: 'caller_invalid_request',
-  });
-}
+const unsupported = (kind: InferenceKind) => unsupportedRequest('gemini', kind);
 
 /** Gemini API (generativelanguage.googleapis.com v1beta): generateContent, embeddings, countTokens, models. */
 export const geminiAdapter: ProviderAdapter = {
@@ -76,12 +69,7 @@ export const geminiAdapter: ProviderAdapter = {
       case 'embeddings':
         return fromGeminiEmbeddings(body, target);
       case 'count_tokens':
-        return {
-          body: {
-            object: 'response.input_tokens',
-            input_tokens: typeof body.totalTokens === 'number' ? body.totalTokens : 0,
-          },
-        };
+        return { body: inputTokensBody(body.totalTokens) };
       case 'completions':
       case 'responses':
       case 'rerank':

@@ -1,32 +1,23 @@
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { OPENAI_COMPATIBLE_PROFILES, OPENAI_PATHS, type OpenAiCompatibleProfile } from './openai-compatible.table.js';
-import { parseOpenAiError } from './openai-error.js';
 import { openAiRequestBody, unsupportedKind, upstreamHeaders } from './openai-request.js';
-import { answeredModelOf, parseOpenAiModelList, parseOpenAiResponse } from './openai-response.js';
-import { OpenAiChatStreamDecoder, OpenAiResponsesStreamDecoder } from './openai-stream.js';
-import type {
-  InferenceKind,
-  Json,
-  ListedModel,
-  ParsedResponse,
-  ProviderAdapter,
-  ProviderError,
-  ProviderTarget,
-  StreamDecoder,
-  UpstreamCall,
-} from './provider-adapter.js';
+import { answeredModelOf } from './openai-response.js';
+import type { ChatStreamOptions } from './openai-stream.js';
+import { OpenAiWireAdapter } from './openai-wire.adapter.js';
+import type { InferenceKind, Json, ParsedResponse, ProviderTarget, UpstreamCall } from './provider-adapter.js';
 
 /**
  * The OpenAI wire format, one instance per provider id of `OPENAI_COMPATIBLE_PROFILES` (kinds, base URL and quirks
  * differ per provider; bodies, streams, errors and usage are shared with the Azure adapter).
  */
-export class OpenAiCompatibleAdapter implements ProviderAdapter {
+export class OpenAiCompatibleAdapter extends OpenAiWireAdapter {
   readonly kinds: ReadonlySet<InferenceKind>;
 
   constructor(
     private readonly provider: ProviderId,
     private readonly profile: OpenAiCompatibleProfile,
   ) {
+    super();
     this.kinds = new Set(profile.kinds);
   }
 
@@ -50,8 +41,8 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     };
   }
 
-  parseResponse(kind: InferenceKind, body: Json, target: ProviderTarget): ParsedResponse {
-    const parsed = parseOpenAiResponse(kind, body);
+  override parseResponse(kind: InferenceKind, body: Json, target: ProviderTarget): ParsedResponse {
+    const parsed = super.parseResponse(kind, body, target);
     if (this.profile.serverSideFallback && (kind === 'chat' || kind === 'completions')) {
       const answered = answeredModelOf(body, target.model);
       if (answered) parsed.answeredModel = answered;
@@ -59,13 +50,8 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     return parsed;
   }
 
-  streamDecoder(kind: InferenceKind): StreamDecoder {
-    if (kind === 'responses') return new OpenAiResponsesStreamDecoder();
-    return new OpenAiChatStreamDecoder({ endsAfterFinish: this.profile.endsAfterFinish });
-  }
-
-  parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError {
-    return parseOpenAiError(status, headers, body);
+  protected override chatStreamOptions(): ChatStreamOptions {
+    return { endsAfterFinish: this.profile.endsAfterFinish };
   }
 
   buildListModels(target: ProviderTarget): UpstreamCall {
@@ -75,10 +61,6 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
       url: this.profile.listModelsUrl?.(configured) ?? `${this.base(target)}/models`,
       headers: upstreamHeaders(target, this.profile.auth, { body: false, stream: false }),
     };
-  }
-
-  parseListModels(body: Json): ListedModel[] {
-    return parseOpenAiModelList(body);
   }
 
   private base(target: ProviderTarget): string {

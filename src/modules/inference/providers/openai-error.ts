@@ -2,7 +2,7 @@ import type { ErrorReason } from '../../../core/errors/error-catalogue.js';
 import { reasonForProviderStatus } from './error-reason.js';
 import type { ProviderError } from './provider-adapter.js';
 import { retryHintFromHeaders } from './retry-hint.js';
-import { asArray, asCode, asObject, asString } from './wire-json.js';
+import { asArray, asCode, asObject, asString, parseJson } from './wire-json.js';
 
 /** What an OpenAI-family error body says, whichever of the family's shapes it came in. */
 export interface OpenAiErrorFields {
@@ -69,14 +69,6 @@ function messageOfText(status: number, text: string): string {
   // A proxy's HTML error page says nothing useful to the caller.
   if (trimmed.startsWith('<')) return `Provider returned HTTP ${status} with a non-JSON body`;
   return trimmed.length > MAX_TEXT_MESSAGE ? `${trimmed.slice(0, MAX_TEXT_MESSAGE)}…` : trimmed;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** An OpenAI-family HTTP error response → ProviderError (the provider's status, message, type and code kept). */

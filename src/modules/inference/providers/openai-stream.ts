@@ -1,16 +1,11 @@
 import { openAiErrorFields, openAiStreamError, truncatedStreamError } from './openai-error.js';
 import { usageFromOpenAi, usageFromResponses } from './openai-usage.js';
-import type { Json, ProviderError, StreamDecoder, StreamOutput } from './provider-adapter.js';
-import { SseDecoder, type SseMessage } from './sse-decoder.js';
-import { asArray, asObject } from './wire-json.js';
+import type { Json, ProviderError, StreamOutput } from './provider-adapter.js';
+import type { SseMessage } from './sse-decoder.js';
+import { SseStreamDecoder } from './sse-stream-decoder.js';
+import { asArray, asObject, parseJson } from './wire-json.js';
 
-function parseData(data: string): Json | undefined {
-  try {
-    return asObject(JSON.parse(data));
-  } catch {
-    return undefined;
-  }
-}
+const parseData = (data: string): Json | undefined => asObject(parseJson(data));
 
 const UNREADABLE: ProviderError = {
   status: 502,
@@ -18,45 +13,15 @@ const UNREADABLE: ProviderError = {
   reason: 'provider_server_error',
 };
 
-/**
- * Shared life cycle: SSE framing, nothing decoded after the terminator or a failure, and `end` reporting a stream
- * that stopped early.
- */
-abstract class OpenAiFamilyStreamDecoder implements StreamDecoder {
-  private readonly sse = new SseDecoder();
-  /** The terminator arrived, or the stream failed: whatever follows is ignored. */
-  protected closed = false;
-
-  push(text: string): StreamOutput[] {
-    return this.decode(this.sse.push(text));
-  }
-
-  end(): StreamOutput[] {
-    const out = this.decode(this.sse.end());
-    if (!this.closed && !this.completeWithoutTerminator()) {
-      this.closed = true;
-      out.push({ kind: 'error', error: truncatedStreamError(this.terminator) });
-    }
-    return out;
-  }
-
-  protected fail(out: StreamOutput[], error: ProviderError): void {
-    this.closed = true;
-    out.push({ kind: 'error', error });
-  }
-
-  private decode(messages: SseMessage[]): StreamOutput[] {
-    const out: StreamOutput[] = [];
-    for (const message of messages) {
-      if (this.closed) break;
-      this.message(message, out);
-    }
-    return out;
-  }
-
+/** The OpenAI family's streams end with a named terminator; ending without it is a truncation. */
+abstract class OpenAiFamilyStreamDecoder extends SseStreamDecoder {
   /** Name of the terminator, for the truncation message. */
   protected abstract readonly terminator: string;
-  protected abstract message(message: SseMessage, out: StreamOutput[]): void;
+
+  protected endedEarly(): ProviderError | undefined {
+    return this.completeWithoutTerminator() ? undefined : truncatedStreamError(this.terminator);
+  }
+
   /** Whether a stream that ended without its terminator still delivered everything (a provider quirk). */
   protected completeWithoutTerminator(): boolean {
     return false;

@@ -1,3 +1,4 @@
+import { COST_FIELDS, COST_PART_FIELDS } from './cost-fields.js';
 import type { Cost, Json, Usage } from './provider-adapter.js';
 import { asObject as object } from './wire-json.js';
 
@@ -28,16 +29,6 @@ function compact<T extends object>(o: T): T | undefined {
   return kept ? o : undefined;
 }
 
-const COST_FIELDS = [
-  'input_tokens_cost',
-  'output_tokens_cost',
-  'reasoning_tokens_cost',
-  'citation_tokens_cost',
-  'search_queries_cost',
-  'request_cost',
-  'total_cost',
-] as const satisfies ReadonlyArray<keyof Cost>;
-
 /**
  * A provider-sent cost: OpenRouter's `usage.cost` number is the total; Perplexity's `cost` object already has the
  * contract's shape. Parts without a total are summed, so `total_cost` is always set when a cost is.
@@ -54,9 +45,22 @@ export function costFromProvider(raw: unknown): Cost | undefined {
   }
   if (Object.keys(cost).length === 0) return undefined;
   if (cost.total_cost === undefined) {
-    cost.total_cost = COST_FIELDS.reduce((sum, field) => sum + (cost[field] ?? 0), 0);
+    cost.total_cost = COST_PART_FIELDS.reduce((sum, field) => sum + (cost[field] ?? 0), 0);
   }
   return cost;
+}
+
+/**
+ * The three totals (a missing total is the sum of the other two), or undefined when the provider sent none of them
+ * (e.g. `usage: null` on a non-final stream chunk).
+ */
+function totals(prompt?: number, completion?: number, total?: number): Usage | undefined {
+  if (prompt === undefined && completion === undefined && total === undefined) return undefined;
+  return {
+    prompt_tokens: prompt ?? 0,
+    completion_tokens: completion ?? 0,
+    total_tokens: total ?? (prompt ?? 0) + (completion ?? 0),
+  };
 }
 
 /** Web search calls: our own field, Perplexity's `num_search_queries` (top level or in the details). */
@@ -75,19 +79,12 @@ function webSearches(o: Json, completion: Json): number | undefined {
 export function usageFromOpenAi(raw: unknown): Usage | undefined {
   const o = object(raw);
   if (!o) return undefined;
-  const prompt = count(o.prompt_tokens);
-  const completion = count(o.completion_tokens);
-  const total = count(o.total_tokens);
-  if (prompt === undefined && completion === undefined && total === undefined) return undefined;
+  const usage = totals(count(o.prompt_tokens), count(o.completion_tokens), count(o.total_tokens));
+  if (!usage) return undefined;
 
   const pd = object(o.prompt_tokens_details) ?? {};
   const cd = object(o.completion_tokens_details) ?? {};
   const searches = webSearches(o, cd);
-  const usage: Usage = {
-    prompt_tokens: prompt ?? 0,
-    completion_tokens: completion ?? 0,
-    total_tokens: total ?? (prompt ?? 0) + (completion ?? 0),
-  };
   const promptDetails = compact<PromptDetails>({
     text_tokens: count(pd.text_tokens),
     audio_tokens: count(pd.audio_tokens),
@@ -121,18 +118,11 @@ export function usageFromOpenAi(raw: unknown): Usage | undefined {
 export function usageFromResponses(raw: unknown, output?: unknown): Usage | undefined {
   const o = object(raw);
   if (!o) return undefined;
-  const input = count(o.input_tokens);
-  const out = count(o.output_tokens);
-  const total = count(o.total_tokens);
-  if (input === undefined && out === undefined && total === undefined) return undefined;
+  const usage = totals(count(o.input_tokens), count(o.output_tokens), count(o.total_tokens));
+  if (!usage) return undefined;
 
   const id = object(o.input_tokens_details) ?? {};
   const od = object(o.output_tokens_details) ?? {};
-  const usage: Usage = {
-    prompt_tokens: input ?? 0,
-    completion_tokens: out ?? 0,
-    total_tokens: total ?? (input ?? 0) + (out ?? 0),
-  };
   const promptDetails = compact<PromptDetails>({
     cached_read_tokens: count(id.cached_tokens),
     cached_write_tokens: count(id.cache_write_tokens),

@@ -2,9 +2,25 @@ import type { Json } from './provider-adapter.js';
 
 /** Narrowing helpers for parsed wire JSON, where every member may be missing or of another type. */
 
-export function asObject(v: unknown): Json | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
+/** The parse of a wire body or event, or undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
+
+export function isJsonObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function asObject(v: unknown): Json | undefined {
+  return isJsonObject(v) ? v : undefined;
+}
+
+/** The objects of a JSON array (anything else: none). */
+export const jsonObjects = (v: unknown): Json[] => (Array.isArray(v) ? (v as unknown[]).filter(isJsonObject) : []);
 
 export function asString(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;

@@ -1,0 +1,47 @@
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import type { InferenceKind, Json, ProviderTarget } from './provider-adapter.js';
+
+/**
+ * What the adapters translating to a provider's own API (Anthropic, Gemini) build the same way: the headers of a
+ * call, the refusal of a kind they do not speak, the count_tokens answer, timestamps and the message of an error
+ * body that is not the provider's JSON.
+ */
+
+/** Error bodies that are not JSON (a proxy's HTML page) are quoted up to this many characters. */
+const MAX_RAW_MESSAGE = 500;
+
+/**
+ * Headers of one call: `fixed` (an API version), the content type, then the provider's extra headers lower-cased so
+ * they replace rather than duplicate ours, and the key last under `keyHeader` so no extra header can swap it.
+ */
+export function nativeHeaders(
+  target: ProviderTarget,
+  call: { json: boolean; keyHeader: string; fixed?: Record<string, string> },
+): Record<string, string> {
+  const headers: Record<string, string> = { ...call.fixed };
+  if (call.json) headers['content-type'] = 'application/json';
+  for (const [name, value] of Object.entries(target.extraHeaders)) headers[name.toLowerCase()] = value;
+  if (target.key.value) headers[call.keyHeader] = target.key.value;
+  return headers;
+}
+
+/** A kind the adapter does not speak; the router checks `kinds` first, so this is a guard, not a path. */
+export function unsupportedRequest(provider: string, kind: InferenceKind): GatewayException {
+  return new GatewayException(400, 'unsupported_operation', `${provider} does not support ${kind} requests`, {
+    reason: 'caller_invalid_request',
+  });
+}
+
+/** The count_tokens answer of the unified API (the Responses API's `input_tokens` object). */
+export function inputTokensBody(tokens: unknown): Json {
+  return { object: 'response.input_tokens', input_tokens: typeof tokens === 'number' ? tokens : 0 };
+}
+
+/** `created` of a translated response or chunk (the provider's own answers carry no such time). */
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** The message of an error whose body has none: the body quoted, or the status when the body is empty. */
+export function rawErrorMessage(provider: string, status: number, body: string): string {
+  const raw = body.trim();
+  return raw ? raw.slice(0, MAX_RAW_MESSAGE) : `${provider} answered HTTP ${status}`;
+}

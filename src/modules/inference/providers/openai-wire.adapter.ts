@@ -1,0 +1,48 @@
+import { parseOpenAiError } from './openai-error.js';
+import { parseOpenAiModelList, parseOpenAiResponse } from './openai-response.js';
+import { type ChatStreamOptions, OpenAiChatStreamDecoder, OpenAiResponsesStreamDecoder } from './openai-stream.js';
+import type {
+  InferenceKind,
+  Json,
+  ListedModel,
+  ParsedResponse,
+  ProviderAdapter,
+  ProviderError,
+  ProviderTarget,
+  StreamDecoder,
+  UpstreamCall,
+} from './provider-adapter.js';
+
+/**
+ * The OpenAI wire format (the OpenAI-compatible providers and Azure OpenAI): bodies, streams, errors and model lists
+ * are read the same way; where a call goes and how it carries the key is each adapter's own.
+ */
+export abstract class OpenAiWireAdapter implements ProviderAdapter {
+  abstract readonly kinds: ReadonlySet<InferenceKind>;
+  abstract defaultBaseUrl(): string | undefined;
+  abstract buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall;
+  abstract buildListModels(target: ProviderTarget): UpstreamCall;
+
+  parseResponse(kind: InferenceKind, body: Json, _target: ProviderTarget): ParsedResponse {
+    return parseOpenAiResponse(kind, body);
+  }
+
+  streamDecoder(kind: InferenceKind, _target?: ProviderTarget): StreamDecoder {
+    if (kind === 'responses') return new OpenAiResponsesStreamDecoder();
+    return new OpenAiChatStreamDecoder(this.chatStreamOptions());
+  }
+
+  /** Errors are OpenAI's shapes (`retry-after-ms` included), e.g. Azure's `{ error: { code: "content_filter" } }`. */
+  parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError {
+    return parseOpenAiError(status, headers, body);
+  }
+
+  parseListModels(body: Json): ListedModel[] {
+    return parseOpenAiModelList(body);
+  }
+
+  /** Chat and completions stream quirks of the provider; none by default. */
+  protected chatStreamOptions(): ChatStreamOptions {
+    return {};
+  }
+}
