@@ -170,8 +170,8 @@ describe('azure streams and errors', () => {
     const wire = sse(filter, text, usage, '[DONE]').replace(/\n/g, '\r\n');
     const out = decode(azure().streamDecoder('chat', azureTarget()), [wire.slice(0, 101), wire.slice(101)]);
     expect(out).toEqual([
-      { kind: 'chunk', chunk: filter },
-      { kind: 'chunk', chunk: text },
+      { kind: 'chunk', chunk: filter, raw: JSON.stringify(filter) },
+      { kind: 'chunk', chunk: text, raw: JSON.stringify(text) },
       {
         kind: 'chunk',
         chunk: usage,

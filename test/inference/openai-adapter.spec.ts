@@ -574,7 +574,7 @@ describe('chat and completions streams', () => {
   it('ignores comments and keep-alives', () => {
     const text = `: OPENROUTER PROCESSING\n\n${sse(CHAT_TEXT_CHUNKS[1]!)}:\n\n${sse('[DONE]')}`;
     const out = decode(openai(), [text]);
-    expect(out).toEqual([{ kind: 'chunk', chunk: CHAT_TEXT_CHUNKS[1] }]);
+    expect(out).toEqual([{ kind: 'chunk', chunk: CHAT_TEXT_CHUNKS[1], raw: JSON.stringify(CHAT_TEXT_CHUNKS[1]) }]);
   });
 
   it('a stream that ends without [DONE] ends with a provider_server_error output', () => {
@@ -648,13 +648,13 @@ describe('chat and completions streams', () => {
   it('a last [DONE] without its blank line still ends the stream cleanly', () => {
     for (const tail of ['data: [DONE]\n', 'data: [DONE]', 'data:[DONE]\r\n']) {
       const out = decode(openai(), [sse(CHAT_TEXT_CHUNKS[1]!) + tail]);
-      expect(out, JSON.stringify(tail)).toEqual([{ kind: 'chunk', chunk: CHAT_TEXT_CHUNKS[1] }]);
+      expect(out, JSON.stringify(tail)).toEqual([{ kind: 'chunk', chunk: CHAT_TEXT_CHUNKS[1], raw: JSON.stringify(CHAT_TEXT_CHUNKS[1]) }]);
     }
   });
 
   it('anything after [DONE] is ignored', () => {
     const out = decode(openai(), [sse(CHAT_TEXT_CHUNKS[1]!, '[DONE]', CHAT_TEXT_CHUNKS[2]!)]);
-    expect(out).toEqual([{ kind: 'chunk', chunk: CHAT_TEXT_CHUNKS[1] }]);
+    expect(out).toEqual([{ kind: 'chunk', chunk: CHAT_TEXT_CHUNKS[1], raw: JSON.stringify(CHAT_TEXT_CHUNKS[1]) }]);
   });
 
   it('tool-call fragments pass through in order', () => {

@@ -62,6 +62,7 @@ export function startSse(
   request: FastifyRequest,
   reply: FastifyReply,
   extra: Record<string, string> = {},
+  options: { flush?: boolean } = {},
 ): ServerResponse {
   reply.hijack();
   const raw = reply.raw;
@@ -73,7 +74,9 @@ export function startSse(
     'x-request-id': request.id,
     ...extra,
   });
-  raw.flushHeaders();
+  // Flushed at once by default, so a client sees the head before the first event; `flush: false` lets the head leave
+  // with the first write (one system call fewer when that write follows at once).
+  if (options.flush !== false) raw.flushHeaders();
   return raw;
 }
 

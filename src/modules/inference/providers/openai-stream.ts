@@ -7,6 +7,15 @@ import { asArray, asObject, parseJson } from './wire-json.js';
 
 const parseData = (data: string): Json | undefined => asObject(parseJson(data));
 
+/**
+ * Whether a parsed chunk without usage or error can go to the caller byte for byte: no `usage` key other than
+ * OpenAI's compact `"usage":null` (the writer may cut that out). Inside JSON strings a quote is escaped, so the marker
+ * cannot come from content.
+ */
+function relayable(data: string): boolean {
+  return !data.includes('"usage"') || data.includes('"usage":null');
+}
+
 const UNREADABLE: ProviderError = {
   status: 502,
   message: 'The provider sent a stream event that is not a JSON object',
@@ -68,6 +77,9 @@ export class OpenAiChatStreamDecoder extends OpenAiFamilyStreamDecoder {
     if (usage) {
       this.sawUsage = true;
       out.push({ kind: 'chunk', chunk, usage });
+    } else if (relayable(data)) {
+      // Parsed to be sure it is whole and readable, but relayed as sent: no re-serialisation per chunk.
+      out.push({ kind: 'chunk', chunk, raw: data });
     } else {
       out.push({ kind: 'chunk', chunk });
     }

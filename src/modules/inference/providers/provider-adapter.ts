@@ -109,7 +109,16 @@ export interface ProviderError {
 /** One output of a stream decoder. */
 export type StreamOutput =
   /** A `chat.completion.chunk` (chat) or `text_completion` chunk (completions); usage, when present, is contract Usage. */
-  | { kind: 'chunk'; chunk: Json; usage?: Usage }
+  | {
+      kind: 'chunk';
+      chunk: Json;
+      usage?: Usage;
+      /**
+       * The chunk's JSON text as the provider sent it, when it can be relayed unchanged (an OpenAI-compatible chunk
+       * without usage or error): the writer may send these bytes instead of serialising `chunk` again.
+       */
+      raw?: string;
+    }
   /** A typed Responses API event (`response.output_text.delta`, ...); usage comes with `response.completed`. */
   | { kind: 'event'; event: string; data: Json; usage?: Usage }
   /** The provider failed mid-stream. */

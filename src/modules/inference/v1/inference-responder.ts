@@ -97,7 +97,8 @@ export class InferenceResponder {
     started: number,
   ): Promise<void> {
     const { upstream, decoder } = result.stream!;
-    const raw = startSse(request, reply, servedHeaders(result));
+    // The head goes out with the first event (one write instead of two); the routing headers still precede any byte.
+    const raw = startSse(request, reply, servedHeaders(result), { flush: false });
     const untrack = this.streams.add(abort);
     let finished = false;
     raw.on('close', () => {
@@ -176,6 +177,8 @@ class StreamWriter {
   private readonly includeUsage: boolean;
   private readonly bridge: ChatToResponsesStream | undefined;
   private lastChunk: Json | undefined;
+  /** The last chunk when it was relayed as sent (parsed only for the ids of the closing usage chunk). */
+  private lastRaw: string | undefined;
 
   constructor(
     private readonly call: InferenceCall,
@@ -197,12 +200,20 @@ class StreamWriter {
             for (const e of this.bridge.push(output.chunk)) this.event(e.event, e.data);
             break;
           }
+          const relayed = output.raw === undefined ? undefined : this.relayable(output.raw);
+          if (relayed !== undefined) {
+            this.lastRaw = relayed;
+            this.raw.write(`data: ${relayed}\n\n`);
+            break;
+          }
           const chunk = output.chunk;
           const choices = chunk.choices;
           // The usage-only chunk is re-sent at the end, priced, when the caller asked for it.
           if (Array.isArray(choices) && choices.length === 0 && chunk.usage !== undefined) break;
-          if (chunk.usage !== undefined) delete chunk.usage;
+          // OpenAI sends `"usage": null` on every chunk of a stream that asked for usage.
+          chunk.usage = this.includeUsage ? null : undefined;
           this.lastChunk = chunk;
+          this.lastRaw = undefined;
           this.raw.write(`data: ${JSON.stringify(chunk)}\n\n`);
           break;
         }
@@ -225,6 +236,18 @@ class StreamWriter {
     return undefined;
   }
 
+  /**
+   * A provider chunk as the caller gets it, without parsing: as sent when the caller asked for usage (OpenAI then
+   * sends `"usage":null` on every chunk), else without the `"usage":null` the gateway's own request caused.
+   * Undefined: the chunk needs the parsed path.
+   */
+  private relayable(raw: string): string | undefined {
+    if (this.includeUsage) return raw;
+    const at = raw.indexOf(',"usage":null');
+    if (at >= 0) return raw.slice(0, at) + raw.slice(at + 13);
+    return raw.includes('"usage"') ? undefined : raw;
+  }
+
   /** The stream's regular end: the priced usage chunk and `[DONE]`, or the bridge's closing events. */
   finish(): void {
     if (this.bridge) {
@@ -233,7 +256,7 @@ class StreamWriter {
     }
     if (this.call.kind === 'responses') return;
     if (this.includeUsage && this.usage) {
-      const last = this.lastChunk ?? {};
+      const last = (this.lastRaw !== undefined ? (JSON.parse(this.lastRaw) as Json) : this.lastChunk) ?? {};
       const usageChunk = {
         id: last.id,
         object: last.object ?? 'chat.completion.chunk',
