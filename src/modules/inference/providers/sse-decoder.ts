@@ -17,6 +17,15 @@ export class SseDecoder {
     this.buffer += text;
     const out: SseMessage[] = [];
     let start = 0;
+    if (!this.buffer.includes('\r')) {
+      // LF-only framing (most providers): native line search instead of a character loop.
+      for (let end = this.buffer.indexOf('\n'); end >= 0; end = this.buffer.indexOf('\n', start)) {
+        this.line(this.buffer.slice(start, end), out);
+        start = end + 1;
+      }
+      this.buffer = this.buffer.slice(start);
+      return out;
+    }
     for (;;) {
       let end = -1;
       let next = -1;

@@ -112,6 +112,7 @@ export class InferenceResponder {
       for await (const chunk of upstream.body) {
         if (writer.ttftMs === undefined) writer.ttftMs = performance.now() - started;
         failure = writer.write(decoder.push(text.decode(chunk as Buffer, { stream: true })));
+        writer.flush();
         if (failure) break;
       }
       failure ??= writer.write(decoder.push(text.decode()));
@@ -124,7 +125,7 @@ export class InferenceResponder {
       untrack();
     }
     if (failure && !raw.writableEnded) writer.error(failure, request);
-    if (!raw.writableEnded) raw.end();
+    if (!raw.writableEnded) writer.end();
     upstream.body.destroy();
     const status = abort.signal.aborted ? 499 : failure ? failure.status : 200;
     this.record(call, result, status, started, writer.usage, writer.ttftMs, failure);
@@ -177,6 +178,11 @@ class StreamWriter {
   private readonly includeUsage: boolean;
   private readonly bridge: ChatToResponsesStream | undefined;
   private lastChunk: Json | undefined;
+  /**
+   * Events decoded from one upstream read, sent in one write: a provider's burst of events costs one system call, not
+   * one per event, and no event waits for a later read.
+   */
+  private out = '';
   /** The last chunk when it was relayed as sent (parsed only for the ids of the closing usage chunk). */
   private lastRaw: string | undefined;
 
@@ -203,7 +209,7 @@ class StreamWriter {
           const relayed = output.raw === undefined ? undefined : this.relayable(output.raw);
           if (relayed !== undefined) {
             this.lastRaw = relayed;
-            this.raw.write(`data: ${relayed}\n\n`);
+            this.out += `data: ${relayed}\n\n`;
             break;
           }
           const chunk = output.chunk;
@@ -214,7 +220,7 @@ class StreamWriter {
           chunk.usage = this.includeUsage ? null : undefined;
           this.lastChunk = chunk;
           this.lastRaw = undefined;
-          this.raw.write(`data: ${JSON.stringify(chunk)}\n\n`);
+          this.out += `data: ${JSON.stringify(chunk)}\n\n`;
           break;
         }
         case 'event': {
@@ -234,6 +240,19 @@ class StreamWriter {
       }
     }
     return undefined;
+  }
+
+  /** Sends what is left with the end of the response (one write). */
+  end(): void {
+    this.raw.end(this.out);
+    this.out = '';
+  }
+
+  /** Sends what the last upstream read produced. */
+  flush(): void {
+    if (this.out === '') return;
+    this.raw.write(this.out);
+    this.out = '';
   }
 
   /**
@@ -265,19 +284,19 @@ class StreamWriter {
         choices: [],
         usage: toOpenAiWireUsage(this.usage),
       };
-      this.raw.write(`data: ${JSON.stringify(usageChunk)}\n\n`);
+      this.out += `data: ${JSON.stringify(usageChunk)}\n\n`;
     }
-    this.raw.write('data: [DONE]\n\n');
+    this.out += 'data: [DONE]\n\n';
   }
 
   /** The stream's last event after a failure: the GatewayError, in the framing the caller's SDK reads as an error. */
   error(err: GatewayException, request: FastifyRequest): void {
     const view = toErrorResponse(err, request.errorFields);
     const data = JSON.stringify(view.body);
-    this.raw.write(this.call.kind === 'responses' ? `event: error\ndata: ${data}\n\n` : `data: ${data}\n\n`);
+    this.out += this.call.kind === 'responses' ? `event: error\ndata: ${data}\n\n` : `data: ${data}\n\n`;
   }
 
   private event(event: string, data: object): void {
-    this.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.out += `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
   }
 }
