@@ -11,17 +11,15 @@
 //   node bench/lib/a2a-agent.mjs [--gap-ms 5]    → prints one JSON line {"url": "...", "cardUrl": "...", ...}
 // It exits on SIGTERM/SIGINT, and with --exit-with-stdin (what spawnBenchAgent passes) when its stdin closes.
 /* global structuredClone */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { clearTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import express from 'express';
 import { AgentCard, Role, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import { onCleanup } from './cleanup.mjs';
+import { spawnChildService } from './child-service.mjs';
 
 const textPart = (text) => ({
   content: { $case: 'text', value: text },
@@ -198,36 +196,11 @@ export async function startBenchAgent({ gapMs = 5 } = {}) {
  * URLs, `pid` and `stop()`; stopped on cleanup.
  */
 export async function spawnBenchAgent({ gapMs = 5, startTimeoutMs = 30_000 } = {}) {
-  const child = spawn(
-    process.execPath,
+  return spawnChildService(
+    'bench agent',
     [fileURLToPath(import.meta.url), '--gap-ms', String(gapMs), '--exit-with-stdin'],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
+    { startTimeoutMs },
   );
-  const stop = onCleanup(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  });
-  const info = await new Promise((ok, fail) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error('bench agent did not start')), startTimeoutMs);
-    child.once('exit', (code) => fail(new Error(`bench agent exited (${code}) before it listened`)));
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        ok(JSON.parse(out.slice(0, nl)));
-      }
-    });
-  });
-  child.stdout.resume();
-  return { ...info, pid: child.pid, child, stop };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

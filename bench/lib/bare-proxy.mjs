@@ -11,15 +11,12 @@
 //   → prints one JSON line {"url": "http://127.0.0.1:<port>"}
 // It exits on SIGTERM/SIGINT, and with --exit-with-stdin (what spawnBareProxy passes) when its stdin closes.
 /* global AbortController */
-import { spawn } from 'node:child_process';
-import { clearTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
-import { onCleanup } from './cleanup.mjs';
 import { START_NODE_FLAGS } from './gateway.mjs';
-import { guardChild } from './reaper.mjs';
+import { spawnChildService } from './child-service.mjs';
 
 /** Starts the proxy in this process. Returns `{ url, close() }`. */
 export async function startBareProxy({ upstream, port = 0 }) {
@@ -67,31 +64,7 @@ export async function spawnBareProxy({ upstream, nodeArgs = START_NODE_FLAGS, st
   // E.g. BENCH_BARE_PROXY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile it next to the gateway.
   const extra = (process.env.BENCH_BARE_PROXY_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const argv = [...nodeArgs, ...extra, fileURLToPath(import.meta.url), '--upstream', upstream, '--exit-with-stdin'];
-  const child = spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'inherit'] });
-  guardChild(child);
-  const stop = onCleanup(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  });
-  const info = await new Promise((ok, fail) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error('bare proxy did not start')), startTimeoutMs);
-    child.once('exit', (code) => fail(new Error(`bare proxy exited (${code}) before it listened`)));
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        ok(JSON.parse(out.slice(0, nl)));
-      }
-    });
-  });
-  child.stdout.resume();
-  return { ...info, pid: child.pid, child, stop };
+  return spawnChildService('bare proxy', argv, { startTimeoutMs });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
