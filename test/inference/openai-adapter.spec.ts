@@ -648,7 +648,9 @@ describe('chat and completions streams', () => {
   it('a last [DONE] without its blank line still ends the stream cleanly', () => {
     for (const tail of ['data: [DONE]\n', 'data: [DONE]', 'data:[DONE]\r\n']) {
       const out = decode(openai(), [sse(CHAT_TEXT_CHUNKS[1]!) + tail]);
-      expect(out, JSON.stringify(tail)).toEqual([{ kind: 'chunk', chunk: CHAT_TEXT_CHUNKS[1], raw: JSON.stringify(CHAT_TEXT_CHUNKS[1]) }]);
+      expect(out, JSON.stringify(tail)).toEqual([
+        { kind: 'chunk', chunk: CHAT_TEXT_CHUNKS[1], raw: JSON.stringify(CHAT_TEXT_CHUNKS[1]) },
+      ]);
     }
   });
 
