@@ -95,9 +95,13 @@ export class BullMqQueueDriver implements QueueDriver {
 
   async getJob(id: string): Promise<JobView | null> {
     for (const queue of this.queues.values()) {
+      // The state first, then the job: read the other way round, a job finishing in between looks completed with
+      // the return value of before (null).
+      const current = await queue.getJobState(id);
+      if (current === 'unknown') continue;
       const job = (await queue.getJob(id)) as Job | undefined;
       if (!job) continue;
-      const state = STATES[await job.getState()] ?? 'waiting';
+      const state = STATES[current] ?? 'waiting';
       const progress = typeof job.progress === 'number' || typeof job.progress === 'object' ? job.progress : 0;
       return {
         id,
