@@ -7,7 +7,8 @@ import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
 import { adapterFor } from '../providers/adapter-registry.js';
-import type { ListedModel, ProviderTarget } from '../providers/provider-adapter.js';
+import type { ListedModel } from '../providers/provider-adapter.js';
+import { providerTarget } from '../providers/provider-target.js';
 import { providerException } from '../providers/provider-exception.js';
 import type { ProviderModelDto, ProviderModelListDto } from './dto/models.dto.js';
 import { ProviderCatalog } from './provider-catalog.service.js';
@@ -91,18 +92,11 @@ export class ModelListingService {
     if (!adapter) {
       throw new GatewayException(400, 'unsupported_operation', `Listing models of ${provider.id} is not supported yet`);
     }
+    const target = providerTarget(provider.id, provider, adapter, key.credentials, '');
     // Azure has no base: each key carries its endpoint.
-    const baseUrl = provider.base_url ?? adapter.defaultBaseUrl(provider.id) ?? '';
-    if (!baseUrl && provider.id !== 'azure') {
+    if (!target.baseUrl && provider.id !== 'azure') {
       throw GatewayException.validation('base_url', `base_url is required for ${provider.id} (it has no default)`);
     }
-    const target: ProviderTarget = {
-      provider: provider.id,
-      baseUrl,
-      extraHeaders: { ...provider.extra_headers },
-      key: key.credentials,
-      model: '',
-    };
     const call = adapter.buildListModels(target);
     const response = await this.outbound.request(call.url, {
       method: call.method,

@@ -4,7 +4,7 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { ProviderCatalog } from '../catalog/provider-catalog.service.js';
 import type { ProviderSnapshot } from '../catalog/provider-snapshot.js';
-import type { ProviderTarget } from '../providers/provider-adapter.js';
+import { providerTarget } from '../providers/provider-target.js';
 import type { InferenceCall, RoutedResult } from './inference-call.js';
 import { pickKey, resolveAlias } from './key-selector.js';
 import { parseModelRef, type ModelRef } from './model-ref.js';
@@ -94,13 +94,7 @@ export class InferenceRouter {
       info.key = key.name;
       if (alias) info.resolved_key_alias = alias;
       else delete info.resolved_key_alias;
-      const target: ProviderTarget = {
-        provider,
-        baseUrl: (resolved.config?.base_url ?? adapter.defaultBaseUrl(provider) ?? '').replace(/\/+$/, ''),
-        extraHeaders: resolved.config?.extra_headers ?? {},
-        key: key.credentials,
-        model: upstreamModel,
-      };
+      const target = providerTarget(provider, resolved.config, adapter, key.credentials, upstreamModel);
       const attempt = await this.attempts.attempt(call, resolved, target, info, state);
       if (!(attempt instanceof AttemptFailure)) {
         return {

@@ -41,7 +41,6 @@ export class UpstreamAttempts {
     const body: Json = { ...resolved.source, model: target.model };
     delete body.fallbacks;
     const request = adapter.buildRequest(upstreamKind, body, target, call.stream);
-    for (const [name, value] of Object.entries(target.extraHeaders)) request.headers[name.toLowerCase()] ??= value;
     const started = performance.now();
     let upstream: OutboundResponse;
     try {

@@ -99,11 +99,8 @@ export class InferenceResponder {
     const { upstream, decoder } = result.stream!;
     // The head goes out with the first event (one write instead of two); the routing headers still precede any byte.
     const raw = startSse(request, reply, servedHeaders(result), { flush: false });
+    // A client that goes away aborts `abort` (the controller listens for it), which cancels the upstream call.
     const untrack = this.streams.add(abort);
-    let finished = false;
-    raw.on('close', () => {
-      if (!finished) abort.abort(new Error('client disconnected'));
-    });
     abort.signal.addEventListener('abort', () => upstream.body.destroy(), { once: true });
     const writer = new StreamWriter(call, result, raw, (usage) => this.price(result, usage));
     let failure: GatewayException | undefined;
@@ -121,7 +118,6 @@ export class InferenceResponder {
     } catch (err) {
       if (!abort.signal.aborted) failure = midStreamError(err);
     } finally {
-      finished = true;
       untrack();
     }
     if (failure && !raw.writableEnded) writer.error(failure, request);
