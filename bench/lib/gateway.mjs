@@ -55,7 +55,7 @@ export async function stopChild(child, graceMs = 30_000) {
  * Starts the built gateway on a free port with a fresh app dir (removed on cleanup; or `appDir`, which is the
  * caller's to remove, e.g. to restart on it) and waits for 200 on /health.
  * `env` is added to a minimal environment (PATH, the setup token); `logLevel` passes `--log-level` (else the
- * gateway's default). Returns `{ base, port, pid, child, appDir, logPath, setupToken, stopProcess(), stop() }`.
+ * gateway's default); `mainJs` runs another build (e.g. a worktree's, to compare two builds side by side). Returns `{ base, port, pid, child, appDir, logPath, setupToken, stopProcess(), stop() }`.
  */
 export async function startGateway({
   env = {},
@@ -64,8 +64,9 @@ export async function startGateway({
   appDir: givenAppDir,
   healthTimeoutMs = 120_000,
   label = 'gateway',
+  mainJs = MAIN_JS,
 } = {}) {
-  if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run \`npm run build\` first`);
+  if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: run \`npm run build\` first`);
   const port = await freePort();
   const appDir = givenAppDir ?? mkdtempSync(join(tmpdir(), 'gw-bench-'));
   const logPath = join(appDir, 'gateway.log');
@@ -75,7 +76,7 @@ export async function startGateway({
   const nodeArgs = [...START_NODE_FLAGS, ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const argv = [
     ...nodeArgs,
-    MAIN_JS,
+    mainJs,
     '--port',
     String(port),
     '--app-dir',

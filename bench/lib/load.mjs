@@ -7,6 +7,10 @@ import { isStopping, throwIfStopping } from './cleanup.mjs';
  * `body` may be a string or a function returning one per request (e.g. a unique messageId). `check(status, text)`
  * (optional) reads each response body and counts the responses it refuses as `bad` (a JSON-RPC error is a 200).
  * `firstByte: true` also times each response's first body bytes (a stream's time to first byte): `ttfb` below.
+ * `rate` (requests per second over all connections) paces the loop: requests start on a fixed schedule instead of
+ * back to back, so below the target's capacity the latencies are each request's own cost, not time spent queued
+ * behind the other connections (closed-loop latency at saturation is throughput in disguise: p50 ≈ connections /
+ * req/s). A late request is sent at once and timed from its scheduled start, so falling behind shows as latency.
  * Returns `{ requests, rps, errors, bad, p50, p90, p99, statuses, latencies (sorted ms), seconds }`, plus
  * `{ ttfb: { p50, p99 }, ttfbs (sorted ms) }` with `firstByte`.
  */
@@ -20,6 +24,7 @@ export async function runLoad({
   connections = 32,
   durationMs = 10_000,
   timeoutMs = 10_000,
+  rate,
 }) {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
@@ -32,9 +37,11 @@ export async function runLoad({
   const deadline = performance.now() + durationMs;
   const requestHeaders = body ? { 'content-type': 'application/json', ...headers } : headers;
 
-  const once = () =>
+  const interval = rate ? 1000 / rate : 0;
+  let nextStart = performance.now();
+  const once = (scheduled) =>
     new Promise((settle) => {
-      const started = performance.now();
+      const started = scheduled ?? performance.now();
       let done = false;
       const resolve = (ok = true) => {
         done = true;
@@ -75,8 +82,18 @@ export async function runLoad({
     });
   const loop = async () => {
     while (performance.now() < deadline && !isStopping()) {
+      let scheduled;
+      if (interval) {
+        scheduled = nextStart;
+        nextStart += interval;
+        const wait = scheduled - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        if (performance.now() >= deadline) break;
+        // On time (timer lateness is the load generator's, not the target's): timed from the actual send.
+        if (wait > 0) scheduled = undefined;
+      }
       // A refused connection fails at once: back off a little rather than spin until the deadline.
-      if (!(await once())) await new Promise((r) => setTimeout(r, 20));
+      if (!(await once(scheduled))) await new Promise((r) => setTimeout(r, 20));
     }
   };
 

@@ -19,6 +19,7 @@ import {
   RESPONSES_EVENTS,
   RESPONSES_STREAM,
   decode,
+  decodeAsIs,
   splits,
   sse,
   target,
@@ -636,6 +637,30 @@ describe('chat and completions streams', () => {
       kind: 'error',
       error: { status: 429, reason: 'provider_rate_limited', message: 'Rate limit exceeded upstream', code: '429' },
     });
+  });
+
+  it('plain chunks are relayed as sent without being parsed; usage, errors and cut events are read', () => {
+    const plain = JSON.stringify(CHAT_TEXT_CHUNKS[1]);
+    const [relayed] = decodeAsIs(openai(), [sse(CHAT_TEXT_CHUNKS[1]!, '[DONE]')]);
+    // Only the wire text is on the output; its parse exists once something reads `chunk`.
+    expect(Object.keys(relayed!).sort()).toEqual(['kind', 'raw']);
+    expect(relayed).toMatchObject({ kind: 'chunk', raw: plain });
+    expect(relayed!.kind === 'chunk' && relayed!.chunk).toEqual(CHAT_TEXT_CHUNKS[1]);
+
+    const withUsage = { ...CHAT_TEXT_CHUNKS[1], choices: [], usage: { prompt_tokens: 3, completion_tokens: 4 } };
+    const [usage] = decodeAsIs(openai(), [sse(withUsage, '[DONE]')]);
+    expect(usage).toMatchObject({ kind: 'chunk', usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } });
+    const [groq] = decodeAsIs(openai(), [sse({ ...CHAT_TEXT_CHUNKS[1], x_groq: { usage: { prompt_tokens: 1 } } })]);
+    expect(groq).toMatchObject({ kind: 'chunk', usage: { prompt_tokens: 1 } });
+    const [error] = decodeAsIs(openai(), [sse({ error: { message: 'overloaded', type: 'server_error' } })]);
+    expect(error).toMatchObject({ kind: 'error' });
+    // Content that merely mentions a marker is escaped inside its string, so the chunk stays plain.
+    const mention = { ...CHAT_TEXT_CHUNKS[1], choices: [{ index: 0, delta: { content: 'say "error" or "usage"' } }] };
+    const [quoted] = decodeAsIs(openai(), [sse(mention, '[DONE]')]);
+    expect(Object.keys(quoted!).sort()).toEqual(['kind', 'raw']);
+    // A stream cut mid-event leaves an unterminated tail, which is always parsed (this one fails to).
+    const [cut] = decodeAsIs(openai(), ['data: {"id": "chatcmpl-1", "choices": [{"delta": {"content": "x"}}']);
+    expect(cut).toMatchObject({ kind: 'error', error: { status: 502, reason: 'provider_server_error' } });
   });
 
   it('an unreadable event is an error', () => {

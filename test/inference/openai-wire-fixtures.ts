@@ -31,8 +31,20 @@ export function typedSse(events: Array<{ event: string; data: object }>): string
   return events.map((e) => `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join('');
 }
 
-/** Feeds the text in the given pieces, then ends the stream. */
+/**
+ * Feeds the text in the given pieces, then ends the stream. A chunk relayed as sent (parsed only when read) is shown
+ * as a plain `{ kind, chunk, raw }`, its parse read once here.
+ */
 export function decode(decoder: StreamDecoder, pieces: string[]): StreamOutput[] {
+  return decodeAsIs(decoder, pieces).map((o) =>
+    o.kind === 'chunk' && o.raw !== undefined && !Object.keys(o).includes('chunk')
+      ? { kind: 'chunk', chunk: o.chunk, raw: o.raw }
+      : o,
+  );
+}
+
+/** The decoder's outputs exactly as it gives them. */
+export function decodeAsIs(decoder: StreamDecoder, pieces: string[]): StreamOutput[] {
   const out: StreamOutput[] = [];
   for (const piece of pieces) out.push(...decoder.push(piece));
   out.push(...decoder.end());

@@ -19,6 +19,7 @@ import { OutboundHttpService } from '../../src/core/outbound/outbound-http.servi
 import { costBreakdown } from '../../src/modules/inference/pricing/cost-breakdown.js';
 import { replacePriceData } from '../../src/modules/inference/pricing/price-data.js';
 import { priceTarget } from '../../src/modules/inference/pricing/price-provider-ids.js';
+import { prepareRates, pricePrepared } from '../../src/modules/inference/pricing/prepared-rates.js';
 import { PriceRefreshService } from '../../src/modules/inference/pricing/price-refresh.service.js';
 import { PriceTable } from '../../src/modules/inference/pricing/price-table.js';
 import { toPriceUsage } from '../../src/modules/inference/pricing/price-usage.js';
@@ -290,6 +291,57 @@ describe('price table: cost from @pydantic/genai-prices', () => {
     }
     expect(failures).toEqual([]);
     expect(priced).toBeGreaterThan(1500);
+  });
+
+  it('prepared rates give calcPrice’s numbers to the last bit, for every model of the table they apply to', async () => {
+    const providers = (await waitForUpdate())!;
+    const usages: Usage[] = [
+      usage(0, 0),
+      usage(1, 2),
+      usage(1200, 300, { prompt_tokens_details: { cached_read_tokens: 1000 } }),
+      usage(5000, 400, { prompt_tokens_details: { cached_write_tokens: 900, cached_read_tokens: 77 } }),
+      usage(199_999, 10, { prompt_tokens_details: { cached_read_tokens: 150_000 } }),
+      usage(200_001, 33, { prompt_tokens_details: { cached_write_tokens: 100_000 } }),
+      usage(272_001, 5000, { completion_tokens_details: { reasoning_tokens: 4000 } }),
+      usage(1_000_001, 12_345, { prompt_tokens_details: { cached_read_tokens: 999_999, cached_write_tokens: 5 } }),
+      usage(3333, 777, { tool_usage: { web_search: { num_requests: 3 } } }),
+      usage(40, 2, { prompt_tokens_details: { cached_read_tokens: 90, audio_tokens: 10 } }),
+    ];
+    let prepared = 0;
+    let checked = 0;
+    for (const provider of providers) {
+      for (const model of provider.models) {
+        if (Array.isArray(model.prices)) continue;
+        const rates = prepareRates(model.prices);
+        if (!rates) continue;
+        prepared++;
+        const name = provider.id === 'fireworks' ? `accounts/fireworks/models/${model.id}` : model.id;
+        for (const u of usages) {
+          const priceUsage = toPriceUsage('openai', u);
+          const expected = calcPrice(priceUsage, name, { provider: { ...provider, models: [model] } });
+          if (!expected) continue;
+          const got = pricePrepared(rates, priceUsage);
+          const where = `${provider.id}/${model.id} ${JSON.stringify(priceUsage)}`;
+          expect(got.input_price, where).toBe(expected.input_price);
+          expect(got.output_price, where).toBe(expected.output_price);
+          expect(got.total_price, where).toBe(expected.total_price);
+          checked++;
+        }
+      }
+    }
+    // Most of the table is prepared; the rest (dated prices, other keys) stays with calcPrice.
+    expect(prepared).toBeGreaterThan(1200);
+    expect(checked).toBeGreaterThan(12_000);
+    expect(prepareRates({ input_mtok: 1, output_mtok: 2, input_audio_mtok: 3 })).toBeNull();
+    expect(prepareRates({ input_mtok: 1, output_mtok: -2 })).toBeNull();
+  });
+
+  it('a model with dated prices is still priced by calcPrice through the table', () => {
+    const table = new PriceTable();
+    const u = usage(250_000, 1000);
+    const before = table.costOf('anthropic', 'claude-sonnet-4-6', u, new Date('2026-03-01T00:00:00Z'));
+    const after = table.costOf('anthropic', 'claude-sonnet-4-6', u, new Date('2026-04-01T00:00:00Z'));
+    expect(before?.total_cost).toBeGreaterThan(after!.total_cost!);
   });
 
   it('stays fast: a costOf call in a loop averages well under 50 µs', () => {

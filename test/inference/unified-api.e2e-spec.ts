@@ -41,6 +41,10 @@ describe('unified /v1 API', () => {
     expect(response.headers.get('x-gateway-routing-info-is-fallback')).toBeNull();
     expect(response.headers.get('x-gateway-fallback-index')).toBeNull();
     expect(Number(response.headers.get('x-gateway-upstream-latency-ms'))).toBeGreaterThan(0);
+    // Written past Fastify's send pipeline: the request id and an exact length still go out.
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(response.headers.get('content-length'))).toBeGreaterThan(100);
 
     const seen = lastRequest();
     expect(seen.path).toBe('/openai/v1/chat/completions');

@@ -13,15 +13,20 @@ declare module 'fastify' {
 
 export const KEEP_ALIVE_MS = 15_000;
 
+/** What a relay in flight is cancelled through: an AbortController, or a Cancellation. */
+export interface Abortable {
+  abort(reason?: unknown): void;
+}
+
 /**
  * The SSE relays in flight. A hijacked response keeps its connection open past Fastify's own shutdown handling, so on
  * shutdown every relay is aborted (upstream call cancelled, client stream ended) instead of holding the process.
  */
 @Injectable()
 export class SseStreamTracker implements BeforeApplicationShutdown {
-  private readonly active = new Set<AbortController>();
+  private readonly active = new Set<Abortable>();
 
-  add(abort: AbortController): () => void {
+  add(abort: Abortable): () => void {
     this.active.add(abort);
     return () => this.active.delete(abort);
   }

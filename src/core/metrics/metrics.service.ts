@@ -1,8 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { droppedLogLines } from '../logging/logger.js';
 import { LOGGER } from '../logging/logging.module.js';
+import { CounterSeries, HistogramSeries, PlainCounter, PlainHistogram } from './plain-series.js';
 
 /** Why the append-log writer gave up on rows: its buffer was full, or the database refused them twice. */
 export type AppendLogDropReason = 'buffer_full' | 'write_failed';
@@ -12,19 +13,19 @@ export const APPEND_LOG_DROP_REASONS: readonly AppendLogDropReason[] = ['buffer_
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
-  private readonly requests = new Counter({
-    name: 'gateway_http_requests_total',
-    help: 'HTTP requests by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly duration = new Histogram({
-    name: 'gateway_http_request_duration_seconds',
-    help: 'HTTP request latency by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [this.registry],
-  });
+  private readonly requests = new PlainCounter(
+    'gateway_http_requests_total',
+    'HTTP requests by method, route and status',
+    this.registry,
+  );
+  private readonly duration = new PlainHistogram(
+    'gateway_http_request_duration_seconds',
+    'HTTP request latency by method, route and status',
+    this.registry,
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  );
+  /** Both series of one (method, route, status): a request looks them up once. */
+  private readonly requestSeries = new Map<string, { count: CounterSeries; duration: HistogramSeries }>();
   private readonly appendWritten = new Counter({
     name: 'gateway_append_log_written_total',
     help: 'Append-only records (history, audit, ...) written to the database, by kind',
@@ -67,9 +68,15 @@ export class MetricsService {
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.requests.inc(labels);
-    this.duration.observe(labels, seconds);
+    const id = `${method} ${status} ${route}`;
+    let series = this.requestSeries.get(id);
+    if (!series) {
+      const labels = { method, route, status: String(status) };
+      series = { count: this.requests.seriesFor(id, labels), duration: this.duration.seriesFor(id, labels) };
+      this.requestSeries.set(id, series);
+    }
+    series.count.inc();
+    series.duration.observe(seconds);
   }
 
   /** Makes a kind's series visible at zero before its first write or drop (so rates work from the start). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Histogram } from 'prom-client';
 import { MetricsService } from '../../core/metrics/metrics.service.js';
+import { CounterSeries, HistogramSeries, PlainCounter, PlainHistogram } from '../../core/metrics/plain-series.js';
 import type { Cost, Usage } from './providers/provider-adapter.js';
 
 /** One finished inference request (after the response was sent or the stream ended), as the metrics count it. */
@@ -32,81 +32,74 @@ const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 3
 const TTFT_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 type Labels = { provider: string; model: string; key: string };
-type Inc = { inc(value?: number): void };
-type Observe = { observe(value: number): void };
 
-/** The children of one (provider, model, key), so a request looks its series up once. */
+/** The series of one (provider, model, key), so a request looks them up once. */
 interface SeriesSet {
+  id: string;
   labels: Labels;
-  requests: Map<string, Inc>;
-  errors: Map<string, Inc>;
-  latency: Observe;
-  ttft: Observe;
-  promptTokens: Inc;
-  completionTokens: Inc;
-  cachedReadTokens: Inc;
-  reasoningTokens: Inc;
-  cost: Inc;
+  requests: Map<string, CounterSeries>;
+  errors: Map<string, CounterSeries>;
+  latency: HistogramSeries;
+  ttft: HistogramSeries;
+  promptTokens: CounterSeries;
+  completionTokens: CounterSeries;
+  cachedReadTokens: CounterSeries;
+  reasoningTokens: CounterSeries;
+  cost: CounterSeries;
 }
 
 /**
  * Prometheus series of the inference plane, by provider, model and key name: requests, errors by `error_type`,
  * latency and time-to-first-token, tokens by direction and cost in USD. Registered on the application's registry
- * (`GET /metrics`). Recording is a few map reads and increments.
+ * (`GET /metrics`). Recording is a map read and a few additions.
  */
 @Injectable()
 export class InferenceMetrics {
-  private readonly requests: Counter<'provider' | 'model' | 'key' | 'request_type' | 'status'>;
-  private readonly errors: Counter<'provider' | 'model' | 'key' | 'error_type'>;
-  private readonly latency: Histogram<'provider' | 'model' | 'key'>;
-  private readonly ttft: Histogram<'provider' | 'model' | 'key'>;
-  private readonly tokens: Counter<'provider' | 'model' | 'key' | 'direction'>;
-  private readonly costUsd: Counter<'provider' | 'model' | 'key'>;
+  private readonly requests: PlainCounter;
+  private readonly errors: PlainCounter;
+  private readonly latency: PlainHistogram;
+  private readonly ttft: PlainHistogram;
+  private readonly tokens: PlainCounter;
+  private readonly costUsd: PlainCounter;
 
   private readonly models = new LabelCap(MAX_MODEL_LABELS);
   private readonly keys = new LabelCap(MAX_KEY_LABELS);
   private readonly series = new Map<string, SeriesSet>();
 
   constructor(metrics: MetricsService) {
-    const registers = [metrics.registry];
-    this.requests = new Counter({
-      name: 'gateway_inference_requests_total',
-      help: 'Finished inference requests by provider, model, key name, request type and status',
-      labelNames: ['provider', 'model', 'key', 'request_type', 'status'] as const,
-      registers,
-    });
-    this.errors = new Counter({
-      name: 'gateway_inference_errors_total',
-      help: 'Failed inference requests by provider, model, key name and error_type',
-      labelNames: ['provider', 'model', 'key', 'error_type'] as const,
-      registers,
-    });
-    this.latency = new Histogram({
-      name: 'gateway_inference_latency_seconds',
-      help: 'Inference request latency, to the last byte sent, by provider, model and key name',
-      labelNames: ['provider', 'model', 'key'] as const,
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.ttft = new Histogram({
-      name: 'gateway_inference_ttft_seconds',
-      help: 'Time to the first streamed event by provider, model and key name',
-      labelNames: ['provider', 'model', 'key'] as const,
-      buckets: TTFT_BUCKETS,
-      registers,
-    });
-    this.tokens = new Counter({
-      name: 'gateway_inference_tokens_total',
-      help: 'Tokens by provider, model, key name and direction (prompt, completion, cached_read, reasoning)',
-      labelNames: ['provider', 'model', 'key', 'direction'] as const,
-      registers,
-    });
-    this.costUsd = new Counter({
-      name: 'gateway_inference_cost_usd_total',
-      help: 'Cost in USD of inference requests by provider, model and key name (requests with a known cost)',
-      labelNames: ['provider', 'model', 'key'] as const,
-      registers,
-    });
+    const registry = metrics.registry;
+    this.requests = new PlainCounter(
+      'gateway_inference_requests_total',
+      'Finished inference requests by provider, model, key name, request type and status',
+      registry,
+    );
+    this.errors = new PlainCounter(
+      'gateway_inference_errors_total',
+      'Failed inference requests by provider, model, key name and error_type',
+      registry,
+    );
+    this.latency = new PlainHistogram(
+      'gateway_inference_latency_seconds',
+      'Inference request latency, to the last byte sent, by provider, model and key name',
+      registry,
+      LATENCY_BUCKETS,
+    );
+    this.ttft = new PlainHistogram(
+      'gateway_inference_ttft_seconds',
+      'Time to the first streamed event by provider, model and key name',
+      registry,
+      TTFT_BUCKETS,
+    );
+    this.tokens = new PlainCounter(
+      'gateway_inference_tokens_total',
+      'Tokens by provider, model, key name and direction (prompt, completion, cached_read, reasoning)',
+      registry,
+    );
+    this.costUsd = new PlainCounter(
+      'gateway_inference_cost_usd_total',
+      'Cost in USD of inference requests by provider, model and key name (requests with a known cost)',
+      registry,
+    );
   }
 
   /** Called once per finished request. */
@@ -115,14 +108,18 @@ export class InferenceMetrics {
     const requestKey = `${o.request_type}\n${o.status}`;
     let requests = s.requests.get(requestKey);
     if (!requests) {
-      requests = this.requests.labels({ ...s.labels, request_type: o.request_type, status: String(o.status) });
+      requests = this.requests.seriesFor(`${s.id}\n${requestKey}`, {
+        ...s.labels,
+        request_type: o.request_type,
+        status: String(o.status),
+      });
       s.requests.set(requestKey, requests);
     }
     requests.inc();
     if (o.error_type) {
       let errors = s.errors.get(o.error_type);
       if (!errors) {
-        errors = this.errors.labels({ ...s.labels, error_type: o.error_type });
+        errors = this.errors.seriesFor(`${s.id}\n${o.error_type}`, { ...s.labels, error_type: o.error_type });
         s.errors.set(o.error_type, errors);
       }
       errors.inc();
@@ -145,17 +142,19 @@ export class InferenceMetrics {
     let s = this.series.get(id);
     if (!s) {
       const labels: Labels = { provider, model, key };
+      const direction = (d: string) => this.tokens.seriesFor(`${id}\n${d}`, { ...labels, direction: d });
       s = {
+        id,
         labels,
         requests: new Map(),
         errors: new Map(),
-        latency: this.latency.labels(labels),
-        ttft: this.ttft.labels(labels),
-        promptTokens: this.tokens.labels({ ...labels, direction: 'prompt' }),
-        completionTokens: this.tokens.labels({ ...labels, direction: 'completion' }),
-        cachedReadTokens: this.tokens.labels({ ...labels, direction: 'cached_read' }),
-        reasoningTokens: this.tokens.labels({ ...labels, direction: 'reasoning' }),
-        cost: this.costUsd.labels(labels),
+        latency: this.latency.seriesFor(id, labels),
+        ttft: this.ttft.seriesFor(id, labels),
+        promptTokens: direction('prompt'),
+        completionTokens: direction('completion'),
+        cachedReadTokens: direction('cached_read'),
+        reasoningTokens: direction('reasoning'),
+        cost: this.costUsd.seriesFor(id, labels),
       };
       this.series.set(id, s);
     }
@@ -181,7 +180,7 @@ function isCount(value: number | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
-/** Counters only go up: absent, negative or non-finite amounts add nothing (and a zero creates no series). */
-function addCount(counter: Inc, value: number | undefined): void {
+/** Counters only go up: absent, negative or non-finite amounts add nothing. */
+function addCount(counter: CounterSeries, value: number | undefined): void {
   if (isCount(value) && value > 0) counter.inc(value);
 }

@@ -30,7 +30,10 @@ export function providerSentCost(sent: Cost): Cost | undefined {
  * - `request_cost` (one request) and `search_queries_cost` (web searches) are the rest, from their per-1000 rates;
  * - `total_cost` is the package's total, which the six parts add up to.
  */
-export function costBreakdown(result: PriceCalculation, usage: PriceUsage): Cost {
+export function costBreakdown(
+  result: Pick<PriceCalculation, 'input_price' | 'output_price' | 'total_price' | 'model_price'>,
+  usage: PriceUsage,
+): Cost {
   const price = result.model_price;
   const tierBasis = usage.input_tokens ?? 0;
   const reasoning = rateAt(price, 'output_reasoning_mtok', tierBasis) * ((usage.output_reasoning_tokens ?? 0) / 1e6);

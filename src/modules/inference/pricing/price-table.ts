@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { calcPrice, type Provider } from '@pydantic/genai-prices';
+import { calcPrice, type ModelPrice, type Provider } from '@pydantic/genai-prices';
 import type { Logger } from 'pino';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
@@ -7,6 +7,7 @@ import type { Cost, Usage } from '../providers/provider-adapter.js';
 import { costBreakdown, providerSentCost } from './cost-breakdown.js';
 import { priceDataVersion } from './price-data.js';
 import { priceTarget } from './price-provider-ids.js';
+import { prepareRates, pricePrepared, type PreparedRates } from './prepared-rates.js';
 import { toPriceUsage } from './price-usage.js';
 
 /** A model found in the package's table, ready to price without searching again. */
@@ -17,6 +18,8 @@ interface PricedModel {
   model: string;
   /** A pricing failure is logged once per model, not once per request. */
   warned: boolean;
+  /** The model's price prepared for pricing without `calcPrice` (null: dated prices or keys left to it). */
+  prepared: PreparedRates | null;
 }
 
 /** Lookups kept per process; beyond this (model names are caller-chosen) the cache starts over. */
@@ -27,7 +30,8 @@ const MAX_CACHED_LOOKUPS = 10_000;
  *
  * `calcPrice` searches its provider list, then the provider's model list with match rules (OpenRouter has ~700
  * models, a regex each): tens of microseconds. The search runs once per (provider, model): the hit is kept as a
- * one-model provider, so each request only prices (the date still picks among a model's dated prices).
+ * one-model provider with its price prepared (prepared-rates.ts), so most requests are priced by a few
+ * multiplications; dated prices and rarer price keys still go through `calcPrice` with the one-model provider.
  */
 @Injectable()
 export class PriceTable {
@@ -49,6 +53,10 @@ export class PriceTable {
     const found = this.lookup(provider, model);
     if (!found) return undefined;
     const priceUsage = toPriceUsage(provider, usage);
+    if (found.prepared) {
+      const prices = found.provider.models[0]!.prices as ModelPrice;
+      return costBreakdown({ ...pricePrepared(found.prepared, priceUsage), model_price: prices }, priceUsage);
+    }
     try {
       const result = calcPrice(priceUsage, found.model, { provider: found.provider, timestamp: at });
       return result ? costBreakdown(result, priceUsage) : undefined;
@@ -92,7 +100,13 @@ function search(provider: ProviderId, model: string): PricedModel | null {
     const hit = calcPrice({}, candidate, { providerId: target.providerId });
     if (hit) {
       const { id, name, api_pattern } = hit.provider;
-      return { provider: { id, name, api_pattern, models: [hit.model] }, model: candidate, warned: false };
+      const prices = hit.model.prices;
+      return {
+        provider: { id, name, api_pattern, models: [hit.model] },
+        model: candidate,
+        warned: false,
+        prepared: Array.isArray(prices) ? null : prepareRates(prices),
+      };
     }
   }
   return null;

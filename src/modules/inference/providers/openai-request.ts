@@ -1,7 +1,10 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import type { InferenceKind, Json, ProviderTarget } from './provider-adapter.js';
-import { asObject } from './wire-json.js';
+import { asObject, copyWithout } from './wire-json.js';
+
+/** Set per call by `openAiRequestBody`, never copied from the caller's body. */
+const STREAM_FLAGS: ReadonlySet<string> = new Set(['stream', 'stream_options']);
 
 /** How a provider of the OpenAI family takes its key. */
 export type AuthStyle = 'bearer' | 'api-key';
@@ -40,21 +43,16 @@ export function openAiRequestBody(
   stream: boolean,
   options: { streamUsage?: boolean } = {},
 ): Json {
-  const out: Json = { ...body, model };
-  delete out.stream;
-  if (kind === 'chat' || kind === 'completions') {
-    delete out.stream_options;
-    if (stream) {
-      out.stream = true;
-      if (options.streamUsage !== false) {
-        out.stream_options = { ...asObject(body.stream_options), include_usage: true };
-      }
+  const out = copyWithout(body, STREAM_FLAGS);
+  out.model = model;
+  if (stream && (kind === 'chat' || kind === 'completions')) {
+    out.stream = true;
+    if (options.streamUsage !== false) {
+      out.stream_options = { ...asObject(body.stream_options), include_usage: true };
     }
-  } else if (kind === 'responses') {
-    if (stream) out.stream = true;
-    else delete out.stream_options;
-  } else {
-    delete out.stream_options;
+  } else if (stream && kind === 'responses') {
+    out.stream = true;
+    if (body.stream_options !== undefined) out.stream_options = body.stream_options;
   }
   return out;
 }

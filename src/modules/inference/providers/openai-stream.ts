@@ -16,6 +16,38 @@ function relayable(data: string): boolean {
   return !data.includes('"usage"') || data.includes('"usage":null');
 }
 
+/** A member that needs reading: usage other than OpenAI's `"usage":null`, an error, Groq's `x_groq` (usage). */
+const NEEDS_READING = /"(?:usage"(?!:null)|error"|x_groq")/;
+
+/**
+ * Whether a chunk's text can be relayed without parsing it: a whole JSON object by its ends (an event cut short fails
+ * this) without any member that needs reading. As above, the markers cannot come from escaped content. Most chunks
+ * of a stream are these; the caller's SDK parses them anyway, and parsing each here too was the largest single cost
+ * of relaying a stream.
+ */
+function plainChunk(data: string): boolean {
+  return data.charCodeAt(0) === 123 && data.charCodeAt(data.length - 1) === 125 && !NEEDS_READING.test(data);
+}
+
+/** Parses of relayed chunks that were asked for, kept off the chunk itself (whose own members are its wire form). */
+const relayedParses = new WeakMap<RelayedChunk, Json>();
+
+/** A chunk relayed as sent; parsed only if something asks for it (the Responses bridge). */
+class RelayedChunk {
+  readonly kind = 'chunk' as const;
+
+  constructor(readonly raw: string) {}
+
+  get chunk(): Json {
+    let parsed = relayedParses.get(this);
+    if (!parsed) {
+      parsed = parseData(this.raw) ?? {};
+      relayedParses.set(this, parsed);
+    }
+    return parsed;
+  }
+}
+
 const UNREADABLE: ProviderError = {
   status: 502,
   message: 'The provider sent a stream event that is not a JSON object',
@@ -59,13 +91,19 @@ export class OpenAiChatStreamDecoder extends OpenAiFamilyStreamDecoder {
     super();
   }
 
-  protected message(message: SseMessage, out: StreamOutput[]): void {
+  protected message(message: SseMessage, out: StreamOutput[], flushed: boolean): void {
     const data = message.data.trim();
     if (data === '[DONE]') {
       this.closed = true;
       return;
     }
     if (data === '') return;
+    // Read in full: an unterminated tail (a stream cut mid-event) and, for a provider that may omit [DONE], every
+    // chunk (its finish reasons tell whether the stream was complete).
+    if (!flushed && message.event !== 'error' && !this.options.endsAfterFinish && plainChunk(data)) {
+      out.push(new RelayedChunk(data));
+      return;
+    }
     const chunk = parseData(data);
     if (!chunk) return this.fail(out, { ...UNREADABLE });
     if ((chunk.error !== undefined && chunk.error !== null) || message.event === 'error') {

@@ -19,14 +19,17 @@ function money(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-/** The object without its undefined members, or undefined when nothing is left. */
+/**
+ * The object without its undefined members, or undefined when nothing is left. Built as a new object rather than by
+ * deleting members, which would leave a slow dictionary-mode object for every later read and `JSON.stringify`.
+ */
 function compact<T extends object>(o: T): T | undefined {
-  let kept = false;
-  for (const key of Object.keys(o) as Array<keyof T>) {
-    if (o[key] === undefined) delete o[key];
-    else kept = true;
+  let kept: Partial<T> | undefined;
+  for (const key in o) {
+    const value = o[key];
+    if (value !== undefined) (kept ??= {} as Partial<T>)[key] = value;
   }
-  return kept ? o : undefined;
+  return kept as T | undefined;
 }
 
 /**
@@ -155,12 +158,18 @@ export interface OpenAiWireUsage extends Omit<Usage, 'prompt_tokens_details'> {
  * `prompt_tokens_details.cache_write_tokens`), so both our clients and stock OpenAI clients find the cache terms.
  */
 export function toOpenAiWireUsage(usage: Usage): OpenAiWireUsage {
-  const { prompt_tokens_details: details, ...rest } = usage;
-  if (!details) return { ...rest };
+  const details = usage.prompt_tokens_details;
+  // Copied member by member (an object rest pattern is several times slower on this per-request path).
+  const wire: OpenAiWireUsage = {} as OpenAiWireUsage;
+  for (const key in usage) {
+    if (key !== 'prompt_tokens_details') (wire as unknown as Json)[key] = (usage as unknown as Json)[key];
+  }
+  if (!details) return wire;
   const wireDetails: NonNullable<OpenAiWireUsage['prompt_tokens_details']> = { ...details };
   if (details.cached_read_tokens !== undefined) wireDetails.cached_tokens = details.cached_read_tokens;
   if (details.cached_write_tokens !== undefined) wireDetails.cache_write_tokens = details.cached_write_tokens;
-  return { ...rest, prompt_tokens_details: wireDetails };
+  wire.prompt_tokens_details = wireDetails;
+  return wire;
 }
 
 /** Usage as the Responses API sends it (every member the OpenAI SDK declares required is present). */

@@ -22,6 +22,16 @@ export function asObject(v: unknown): Json | undefined {
 /** The objects of a JSON array (anything else: none). */
 export const jsonObjects = (v: unknown): Json[] => (Array.isArray(v) ? (v as unknown[]).filter(isJsonObject) : []);
 
+/**
+ * A shallow copy of `o` without the `omit` members. Copying around them rather than deleting keeps the copy a fast
+ * object for `JSON.stringify` (a deleted property turns an object into a dictionary).
+ */
+export function copyWithout(o: Json, omit: ReadonlySet<string>): Json {
+  const out: Json = {};
+  for (const key in o) if (!omit.has(key)) out[key] = o[key];
+  return out;
+}
+
 export function asString(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }

@@ -1,4 +1,5 @@
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { Cancellation } from '../../../core/outbound/cancellation.js';
 import type { OutboundResponse } from '../../../core/outbound/outbound-http.service.js';
 import type { InferenceKind, Json, ParsedResponse, StreamDecoder } from '../providers/provider-adapter.js';
 import type { KeyPin } from './key-selector.js';
@@ -22,8 +23,8 @@ export interface InferenceCall {
   pin?: KeyPin;
   /** A provider key the caller passed through (`inference.allow_direct_keys`). */
   directKey?: string;
-  /** Aborted when the client goes away. */
-  signal: AbortSignal;
+  /** Aborted when the client goes away (or the gateway shuts down mid-stream). */
+  signal: Cancellation;
 }
 
 /** A served request: the attempt that answered and what it answered. */

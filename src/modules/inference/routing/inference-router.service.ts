@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
@@ -10,7 +9,7 @@ import { pickKey, resolveAlias } from './key-selector.js';
 import { parseModelRef, type ModelRef } from './model-ref.js';
 import { bareCandidates, resolveModel, type ResolvedModel } from './model-resolver.js';
 import { allowsFallback, retryActionFor, waitBeforeRetry } from './retry-policy.js';
-import type { RoutingInfo } from './routing-info.js';
+import { routingSnapshot, type RoutingInfo } from './routing-info.js';
 import { AttemptFailure, exhausted, UpstreamAttempts } from './upstream-attempt.js';
 
 /** A model's final failure and whether the next fallback may run. */
@@ -42,10 +41,7 @@ export class InferenceRouter {
     let last: ModelFailure | undefined;
     for (let index = 0; index < chain.length; index++) {
       const ref = chain[index]!;
-      const info: RoutingInfo = {
-        ...(primary.provider ? { requested_provider: primary.provider } : {}),
-        requested_model: primary.model,
-      };
+      const info: RoutingInfo = { requested_provider: primary.provider, requested_model: primary.model };
       let resolved: ResolvedModel;
       try {
         resolved = resolveModel(call, ref, snapshot, index === 0);
@@ -92,14 +88,13 @@ export class InferenceRouter {
       const { upstreamModel, alias } = resolveAlias(key, resolved.ref.model);
       info.model = upstreamModel;
       info.key = key.name;
-      if (alias) info.resolved_key_alias = alias;
-      else delete info.resolved_key_alias;
+      info.resolved_key_alias = alias;
       const target = providerTarget(provider, resolved.config, adapter, key.credentials, upstreamModel);
       const attempt = await this.attempts.attempt(call, resolved, target, info, state);
       if (!(attempt instanceof AttemptFailure)) {
         return {
           ...attempt,
-          routing: { ...info },
+          routing: routingSnapshot(info),
           retries: state.retries,
           upstreamLatencyMs: state.upstreamLatencyMs,
           provider,
@@ -122,11 +117,7 @@ export class InferenceRouter {
       const wait = retry < network.maxRetries ? waitBeforeRetry(network, retry, attempt.hintMs) : undefined;
       if (wait === undefined) return { error, fallback: allowsFallback(status, false) };
       if (action === 'rotate-key') avoid = key.id;
-      try {
-        await sleep(wait, undefined, { signal: call.signal });
-      } catch {
-        return { error, fallback: false };
-      }
+      if (!(await call.signal.delay(wait))) return { error, fallback: false };
       retry++;
       state.retries++;
     }

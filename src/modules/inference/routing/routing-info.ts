@@ -18,6 +18,20 @@ export interface RoutingInfo {
 const HEADER_PREFIX = 'x-gateway-routing-info-';
 
 /**
+ * A copy of the routing info as it stands, without members left undefined. The router keeps one info per request and
+ * overwrites its members between attempts (never deletes them: a deleted member makes a slow dictionary object of
+ * it); what leaves the router is this copy.
+ */
+export function routingSnapshot(info: RoutingInfo): RoutingInfo {
+  const copy: RoutingInfo = {};
+  for (const key in info) {
+    const value = info[key as keyof RoutingInfo];
+    if (value !== undefined) (copy as Record<string, unknown>)[key] = value;
+  }
+  return copy;
+}
+
+/**
  * The `x-gateway-routing-info-*` headers (decisions.md): kebab-case names, `is-fallback` only as `true`, empty values
  * never sent.
  */

@@ -8,12 +8,15 @@ import {
 } from '../../../core/outbound/outbound-http.service.js';
 import type { Json, ProviderTarget } from '../providers/provider-adapter.js';
 import { providerException } from '../providers/provider-exception.js';
+import { copyWithout } from '../providers/wire-json.js';
 import { REQUEST_TYPES, type InferenceCall, type RoutedResult } from './inference-call.js';
 import type { ResolvedModel } from './model-resolver.js';
-import { routingErrorFields, routingHeaders, type RoutingInfo } from './routing-info.js';
+import { routingErrorFields, routingHeaders, routingSnapshot, type RoutingInfo } from './routing-info.js';
 
 const MAX_UNARY_BYTES = 64 * 1024 * 1024;
 const MAX_ERROR_BYTES = 1024 * 1024;
+/** Members of the caller's body that are the gateway's, not the provider's. */
+const GATEWAY_ONLY_FIELDS: ReadonlySet<string> = new Set(['fallbacks']);
 
 /** A failed attempt: the error to relay, the upstream status it stands for (0: no answer) and the provider's hint. */
 export class AttemptFailure {
@@ -38,8 +41,8 @@ export class UpstreamAttempts {
     state: { upstreamLatencyMs: number },
   ): Promise<Pick<RoutedResult, 'unary' | 'stream'> | AttemptFailure> {
     const { adapter, upstreamKind } = resolved;
-    const body: Json = { ...resolved.source, model: target.model };
-    delete body.fallbacks;
+    const body = copyWithout(resolved.source, GATEWAY_ONLY_FIELDS);
+    body.model = target.model;
     const request = adapter.buildRequest(upstreamKind, body, target, call.stream);
     const started = performance.now();
     let upstream: OutboundResponse;
@@ -111,7 +114,7 @@ function asAttemptError(err: unknown, info: RoutingInfo, call: InferenceCall): A
 }
 
 function errorFields(info: RoutingInfo, call: InferenceCall): Record<string, unknown> {
-  return { ...routingErrorFields({ ...info }), request_type: REQUEST_TYPES[call.kind] };
+  return { ...routingErrorFields(routingSnapshot(info)), request_type: REQUEST_TYPES[call.kind] };
 }
 
 function withRouting(err: GatewayException, info: RoutingInfo, call: InferenceCall): GatewayException {
@@ -135,7 +138,7 @@ export function exhausted(provider: ProviderId, last: GatewayException, info: Ro
     `Every key of ${provider} was refused by the provider; last: ${last.message}`,
     {
       reason: 'provider_credentials_exhausted',
-      extraFields: { ...last.extraFields, routing_info: { ...info } },
+      extraFields: { ...last.extraFields, routing_info: routingSnapshot(info) },
       headers: { ...last.headers, ...routingHeaders(info) },
     },
   );

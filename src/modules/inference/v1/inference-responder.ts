@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import type { Cancellation } from '../../../core/outbound/cancellation.js';
 import { SseStreamTracker, startSse } from '../../../core/http/sse-relay.js';
 import { InferenceMetrics } from '../inference-metrics.js';
 import { PriceTable } from '../pricing/price-table.js';
@@ -74,7 +75,8 @@ export class InferenceResponder {
     return cost ? { ...usage, cost } : usage;
   }
 
-  unary(call: InferenceCall, result: RoutedResult, reply: FastifyReply, started: number): Json {
+  /** The answer's body and its served headers. */
+  unary(call: InferenceCall, result: RoutedResult, started: number): { body: Json; headers: Record<string, string> } {
     const parsed = result.unary!;
     const usage = this.price(result, parsed.usage);
     let body = parsed.body;
@@ -83,9 +85,8 @@ export class InferenceResponder {
     if (usage) {
       body.usage = call.kind === 'responses' ? toResponsesWireUsage(usage) : toOpenAiWireUsage(usage);
     }
-    void reply.headers(servedHeaders(result, usage?.cost?.total_cost));
     this.record(call, result, 200, started, usage);
-    return body;
+    return { body, headers: servedHeaders(result, usage?.cost?.total_cost) };
   }
 
   async stream(
@@ -93,15 +94,15 @@ export class InferenceResponder {
     result: RoutedResult,
     request: FastifyRequest,
     reply: FastifyReply,
-    abort: AbortController,
+    abort: Cancellation,
     started: number,
   ): Promise<void> {
     const { upstream, decoder } = result.stream!;
     // The head goes out with the first event (one write instead of two); the routing headers still precede any byte.
     const raw = startSse(request, reply, servedHeaders(result), { flush: false });
-    // A client that goes away aborts `abort` (the controller listens for it), which cancels the upstream call.
+    // A client that goes away aborts `abort` (the controller listens for it); undici, which holds the same signal,
+    // then destroys the upstream body with the abort reason, which ends the loop below.
     const untrack = this.streams.add(abort);
-    abort.signal.addEventListener('abort', () => upstream.body.destroy(), { once: true });
     const writer = new StreamWriter(call, result, raw, (usage) => this.price(result, usage));
     let failure: GatewayException | undefined;
     try {
@@ -116,14 +117,14 @@ export class InferenceResponder {
       failure ??= writer.write(decoder.end());
       if (!failure) writer.finish();
     } catch (err) {
-      if (!abort.signal.aborted) failure = midStreamError(err);
+      if (!abort.aborted) failure = midStreamError(err);
     } finally {
       untrack();
     }
     if (failure && !raw.writableEnded) writer.error(failure, request);
     if (!raw.writableEnded) writer.end();
     upstream.body.destroy();
-    const status = abort.signal.aborted ? 499 : failure ? failure.status : 200;
+    const status = abort.aborted ? 499 : failure ? failure.status : 200;
     this.record(call, result, status, started, writer.usage, writer.ttftMs, failure);
   }
 

@@ -3,6 +3,8 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nes
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { sendRawJson } from '../../../core/http/raw-json.js';
+import { Cancellation } from '../../../core/outbound/cancellation.js';
 import { ModelListingService } from '../catalog/model-listing.service.js';
 import type { InferenceKind } from '../providers/provider-adapter.js';
 import type { InferenceCall } from '../routing/inference-call.js';
@@ -121,7 +123,7 @@ export class InferenceController {
 
   private async handle(kind: InferenceKind, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const started = performance.now();
-    const abort = new AbortController();
+    const abort = new Cancellation();
     // A client that goes away cancels the upstream call (and any retry wait).
     const onClose = () => {
       if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected'));
@@ -139,15 +141,15 @@ export class InferenceController {
         stream,
         pin: keyId || keyName ? { id: keyId, name: keyId ? undefined : keyName } : undefined,
         directKey,
-        signal: abort.signal,
+        signal: abort,
       };
       const result = await this.router.route(call);
       if (result.stream) {
         await this.responder.stream(call, result, request, reply, abort, started);
         return;
       }
-      const body200 = this.responder.unary(call, result, reply, started);
-      await reply.status(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body200));
+      const { body: answer, headers } = this.responder.unary(call, result, started);
+      sendRawJson(reply, 200, JSON.stringify(answer), headers);
     } catch (err) {
       this.responder.failed(call, err, started);
       throw err;
