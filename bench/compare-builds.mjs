@@ -1,0 +1,85 @@
+// Two builds of the gateway side by side on the same inference load: this checkout's `dist/` and another's (a git
+// worktree of an earlier commit, built there), each on its own fresh app dir, in front of one provider simulator.
+// Rounds alternate (A B, B A, …) so machine noise hits both alike; each round reports req/s and the CPU the serving
+// gateway spent per request (its own process, from /proc), then the totals. What a regression check of the request
+// path needs when this machine's run-to-run spread (±15 % a round) is larger than the change being judged.
+//
+// Usage: npm run build && (cd ../other && npm run build) &&
+//        node bench/compare-builds.mjs --other ../other [seconds=6] [rounds=4] [--stream] [--connections 50]
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runBench } from './lib/cleanup.mjs';
+import { MAIN_JS, startGateway } from './lib/gateway.mjs';
+import { chatBody, cpuMs, isChatCompletion, isCompleteStream, spawnSimulator, wireGateway } from './lib/inference.mjs';
+import { runLoad } from './lib/load.mjs';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    other: { type: 'string' },
+    stream: { type: 'boolean', default: false },
+    connections: { type: 'string', default: '50' },
+  },
+});
+if (!values.other) throw new Error('--other <checkout with a built dist/> is required');
+const seconds = Number(positionals[0] ?? 6);
+const rounds = Number(positionals[1] ?? 4);
+const connections = Number(values.connections);
+const stream = values.stream;
+const builds = [
+  { name: 'other', mainJs: resolve(values.other, 'dist/src/main.js') },
+  { name: 'this', mainJs: MAIN_JS },
+];
+
+await runBench(
+  async () => {
+    const sim = await spawnSimulator();
+    for (const build of builds) {
+      build.gw = await startGateway({ mainJs: build.mainJs, env: { GATEWAY_OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+      build.target = await wireGateway(build.gw, sim);
+      build.cpu = 0;
+      build.requests = 0;
+      build.rps = [];
+    }
+    const body = chatBody({ model: builds[0].target.model, stream });
+    const check = stream ? isCompleteStream : isChatCompletion;
+    const load = (build, ms) =>
+      runLoad({
+        url: build.target.url,
+        method: 'POST',
+        headers: build.target.headers,
+        body,
+        check,
+        connections,
+        durationMs: ms,
+      });
+    for (const build of builds) await load(build, 3000);
+    console.log(`${stream ? 'streaming' : 'unary'} chat completions, ${connections} connections, ${rounds} x ${seconds} s`);
+    for (let round = 0; round < rounds; round++) {
+      for (const build of round % 2 ? [...builds].reverse() : builds) {
+        const before = cpuMs(build.gw.pid);
+        const r = await load(build, seconds * 1000);
+        const cpu = cpuMs(build.gw.pid) - before;
+        if (r.errors || r.bad) throw new Error(`${build.name}: ${r.errors} errors, ${r.bad} refused (${r.firstBad})`);
+        build.cpu += cpu;
+        build.requests += r.requests;
+        build.rps.push(r.rps);
+        console.log(
+          `  round ${round + 1} ${build.name}: ${r.rps.toFixed(0)} req/s, CPU ${(cpu / r.requests).toFixed(3)} ms/req`,
+        );
+      }
+    }
+    for (const build of builds) {
+      const rps = build.rps.reduce((a, b) => a + b, 0) / build.rps.length;
+      console.log(
+        `${build.name.padEnd(5)} ${build.mainJs}: ${rps.toFixed(0)} req/s (mean of rounds), ` +
+          `CPU ${(build.cpu / build.requests).toFixed(3)} ms/req`,
+      );
+    }
+    const [other, current] = builds;
+    console.log(
+      `this / other: CPU per request ${(current.cpu / current.requests / (other.cpu / other.requests)).toFixed(2)}x`,
+    );
+  },
+  { maxSeconds: 180 + 2 * rounds * (seconds + 5) },
+);
