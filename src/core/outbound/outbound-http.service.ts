@@ -21,7 +21,7 @@ export interface OutboundRequestOptions {
   headers?: Record<string, string>;
   body?: string | Buffer;
   tls?: AgentTlsSettings | null;
-  /** Deadline for connecting and receiving the response headers (default 30 s). */
+  /** Deadline for connecting, and again for the response headers once the request is sent (default 30 s each). */
   timeoutMs?: number;
   /** Longest silence while the body streams (default 300 s; 0 disables it, e.g. for SSE with its own keep-alives). */
   bodyTimeoutMs?: number;
