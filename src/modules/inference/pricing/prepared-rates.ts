@@ -56,6 +56,8 @@ interface PreparedEntry extends PreparedUnit {
 }
 
 export interface PreparedRates {
+  /** The price these rates were prepared from (cost-breakdown reads its separate rates). */
+  price: ModelPrice;
   /** In the price object's key order: the package sums each direction in that order. */
   entries: PreparedEntry[];
   /** A tiered rate is chosen by the request's whole input (`input_tokens`). */
@@ -99,6 +101,7 @@ export function prepareRates(price: ModelPrice): PreparedRates | null {
     entries.push({ ...unit, rate });
   }
   return {
+    price,
     entries,
     tiered: entries.some((e) => typeof e.rate === 'object'),
     readsPriced: entries.some((e) => e.usageKey === 'cache_read_tokens'),

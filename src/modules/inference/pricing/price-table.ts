@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { calcPrice, type ModelPrice, type Provider } from '@pydantic/genai-prices';
+import { calcPrice, type Provider } from '@pydantic/genai-prices';
 import type { Logger } from 'pino';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
@@ -54,8 +54,8 @@ export class PriceTable {
     if (!found) return undefined;
     const priceUsage = toPriceUsage(provider, usage);
     if (found.prepared) {
-      const prices = found.provider.models[0]!.prices as ModelPrice;
-      return costBreakdown({ ...pricePrepared(found.prepared, priceUsage), model_price: prices }, priceUsage);
+      const prepared = found.prepared;
+      return costBreakdown({ ...pricePrepared(prepared, priceUsage), model_price: prepared.price }, priceUsage);
     }
     try {
       const result = calcPrice(priceUsage, found.model, { provider: found.provider, timestamp: at });

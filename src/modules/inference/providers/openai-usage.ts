@@ -1,6 +1,6 @@
 import { COST_FIELDS, COST_PART_FIELDS } from './cost-fields.js';
 import type { Cost, Json, Usage } from './provider-adapter.js';
-import { asObject as object } from './wire-json.js';
+import { definedMembers, asObject as object } from './wire-json.js';
 
 /**
  * OpenAI-family usage ↔ the contract's Usage object (inference.md §2.7). Reading is lenient (every field optional,
@@ -17,19 +17,6 @@ function count(v: unknown): number | undefined {
 
 function money(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-/**
- * The object without its undefined members, or undefined when nothing is left. Built as a new object rather than by
- * deleting members, which would leave a slow dictionary-mode object for every later read and `JSON.stringify`.
- */
-function compact<T extends object>(o: T): T | undefined {
-  let kept: Partial<T> | undefined;
-  for (const key in o) {
-    const value = o[key];
-    if (value !== undefined) (kept ??= {} as Partial<T>)[key] = value;
-  }
-  return kept as T | undefined;
 }
 
 /**
@@ -88,7 +75,7 @@ export function usageFromOpenAi(raw: unknown): Usage | undefined {
   const pd = object(o.prompt_tokens_details) ?? {};
   const cd = object(o.completion_tokens_details) ?? {};
   const searches = webSearches(o, cd);
-  const promptDetails = compact<PromptDetails>({
+  const promptDetails = definedMembers<PromptDetails>({
     text_tokens: count(pd.text_tokens),
     audio_tokens: count(pd.audio_tokens),
     image_tokens: count(pd.image_tokens),
@@ -97,7 +84,7 @@ export function usageFromOpenAi(raw: unknown): Usage | undefined {
       count(pd.cached_write_tokens) ?? count(pd.cache_write_tokens) ?? count(pd.cache_creation_tokens),
   });
   if (promptDetails) usage.prompt_tokens_details = promptDetails;
-  const completionDetails = compact<CompletionDetails>({
+  const completionDetails = definedMembers<CompletionDetails>({
     text_tokens: count(cd.text_tokens),
     accepted_prediction_tokens: count(cd.accepted_prediction_tokens),
     audio_tokens: count(cd.audio_tokens),
@@ -126,13 +113,13 @@ export function usageFromResponses(raw: unknown, output?: unknown): Usage | unde
 
   const id = object(o.input_tokens_details) ?? {};
   const od = object(o.output_tokens_details) ?? {};
-  const promptDetails = compact<PromptDetails>({
+  const promptDetails = definedMembers<PromptDetails>({
     cached_read_tokens: count(id.cached_tokens),
     cached_write_tokens: count(id.cache_write_tokens),
   });
   if (promptDetails) usage.prompt_tokens_details = promptDetails;
   const searches = Array.isArray(output) ? output.filter((item) => object(item)?.type === 'web_search_call').length : 0;
-  const completionDetails = compact<CompletionDetails>({
+  const completionDetails = definedMembers<CompletionDetails>({
     reasoning_tokens: count(od.reasoning_tokens),
     num_search_queries: searches > 0 ? searches : undefined,
   });

@@ -1,5 +1,6 @@
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import type { KeyAlias } from '../catalog/provider-snapshot.js';
+import { definedMembers } from '../providers/wire-json.js';
 
 /** The contract's routing info of one request (gateway-api.md "Routing info"). */
 export interface RoutingInfo {
@@ -23,12 +24,7 @@ const HEADER_PREFIX = 'x-gateway-routing-info-';
  * it); what leaves the router is this copy.
  */
 export function routingSnapshot(info: RoutingInfo): RoutingInfo {
-  const copy: RoutingInfo = {};
-  for (const key in info) {
-    const value = info[key as keyof RoutingInfo];
-    if (value !== undefined) (copy as Record<string, unknown>)[key] = value;
-  }
-  return copy;
+  return definedMembers(info) ?? {};
 }
 
 /**
