@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { RequestLogs1795632738572 } from './1795632738572-RequestLogs.js';
 import { InferenceProviders1795447065316 } from './1795447065316-InferenceProviders.js';
 import { SessionCredentialStamp1795440559534 } from './1795440559534-SessionCredentialStamp.js';
 import { HistoryPayloadsAsJson1795436047581 } from './1795436047581-HistoryPayloadsAsJson.js';
@@ -16,4 +17,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   HistoryPayloadsAsJson1795436047581,
   SessionCredentialStamp1795440559534,
   InferenceProviders1795447065316,
+  RequestLogs1795632738572,
 ];

@@ -37,6 +37,17 @@ interface KindState extends InsertTarget {
   unreportedFull: number;
   /** Whether a row appended after close() was reported (once: late appends come in bursts). */
   reportedClosed: boolean;
+  /** Rows written and rows given up since start, by reason (`GET /api/logs/dropped`). */
+  written: number;
+  dropped: Record<AppendLogDropReason, number>;
+}
+
+/** A kind's counts since start. */
+export interface AppendLogKindStats {
+  written: number;
+  dropped: Record<AppendLogDropReason, number>;
+  /** Rows appended and not yet written or dropped. */
+  pending: number;
 }
 
 /**
@@ -93,6 +104,8 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
       queued: null,
       unreportedFull: 0,
       reportedClosed: false,
+      written: 0,
+      dropped: { buffer_full: 0, write_failed: 0 },
     });
     this.metrics.initAppendLogKind(kind);
   }
@@ -102,6 +115,7 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
     const state = this.kinds.get(kind);
     if (!state) throw new Error(`append log kind ${kind} is not registered`);
     if (this.closed) {
+      state.dropped.write_failed++;
       this.metrics.countAppendLogDropped(kind, 'write_failed', 1);
       if (!state.reportedClosed) {
         state.reportedClosed = true;
@@ -111,6 +125,7 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
     }
     if (state.buffer.length >= this.maxBuffered) {
       state.unreportedFull++;
+      state.dropped.buffer_full++;
       this.metrics.countAppendLogDropped(kind, 'buffer_full', 1);
       // The buffer is full, so a write is under way or scheduled: its end reports the drops once.
       return;
@@ -128,6 +143,13 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
       return this.schedule(state, true);
     }
     await Promise.all([...this.kinds.values()].map((state) => this.schedule(state, true)));
+  }
+
+  /** Counts of one kind since start. */
+  stats(kind: string): AppendLogKindStats {
+    const state = this.kinds.get(kind);
+    if (!state) throw new Error(`append log kind ${kind} is not registered`);
+    return { written: state.written, dropped: { ...state.dropped }, pending: state.buffer.length + state.inFlight };
   }
 
   /** Rows appended and not yet written (waiting or being written), by kind. */
@@ -188,6 +210,7 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
       state.inFlight += rows.length;
       try {
         const outcome = await insertBatch(this.dataSource, state, rows);
+        state.written += outcome.written;
         if (outcome.written > 0) this.metrics.countAppendLogWritten(state.kind, outcome.written);
         if (outcome.failed > 0) this.drop(state, 'write_failed', outcome.failed, outcome.errorCode);
       } catch (err) {
@@ -217,6 +240,7 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
   }
 
   private drop(state: KindState, reason: AppendLogDropReason, rows: number, errorCode?: string): void {
+    state.dropped[reason] += rows;
     this.metrics.countAppendLogDropped(state.kind, reason, rows);
     this.logger.warn(
       { kind: state.kind, rows, reason, ...(errorCode ? { error_code: errorCode } : {}) },

@@ -93,6 +93,37 @@ export class AuditLogsConfig {
   retention = '90d';
 }
 
+/**
+ * Request logs of the inference plane (`/api/logs`): one row per request (and per fallback attempt), written in
+ * batches off the request path, deleted after `retention`.
+ */
+export class LogsConfig {
+  /** Write a log row per inference request (off: nothing is recorded, `/api/logs` stays empty). */
+  @IsBoolean()
+  enabled = true;
+
+  /** Store the request's input and the answer's output (messages, tool calls, embeddings as a summary). */
+  @IsBoolean()
+  capture_content = true;
+
+  /** Largest input or output kept per row (characters of JSON); a bigger one keeps a truncated preview. */
+  @Max(16 * 1024 * 1024)
+  @Min(256)
+  @IsInt()
+  max_content_bytes = 64 * 1024;
+
+  /** Also store the provider's raw request and response bodies (off: they double the row and may hold more data). */
+  @IsBoolean()
+  capture_raw = false;
+
+  /** Request headers starting with this prefix are stored in the row's `metadata` (the prefix removed). */
+  @Matches(/^[a-z0-9-]+$/, { message: 'must be a lower-case header name prefix such as x-gateway-log-meta-' })
+  metadata_header_prefix = 'x-gateway-log-meta-';
+
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 30d' })
+  retention = '30d';
+}
+
 /** The unified inference API (/v1): who may call it. */
 export class InferenceConfig {
   /** A virtual key is required on every inference request. */
@@ -182,6 +213,10 @@ export class GatewayConfig {
    */
   @IsOptional()
   providers?: Record<string, unknown>;
+
+  @ValidateNested()
+  @Type(() => LogsConfig)
+  logs: LogsConfig = new LogsConfig();
 
   @ValidateNested()
   @Type(() => AgentHistoryConfig)

@@ -59,6 +59,7 @@ export const ERROR_CODES = {
   virtual_key_not_found: 404,
   provider_not_found: 404,
   provider_key_not_found: 404,
+  log_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   already_exists: 409,

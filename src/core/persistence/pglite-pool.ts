@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { PGlite, types, type PGliteOptions, type Results } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 type Callback<T> = (err: Error | null, value?: T) => void;
 interface PgLikeResult {
@@ -72,6 +73,8 @@ export class PGlitePool extends EventEmitter {
     this.ready = openPGlite({
       dataDir,
       postgresqlconf: EMBEDDED_POSTGRESQL_CONF,
+      // Trigram indexes serve the request logs' content search, as on a server where the migration creates pg_trgm.
+      extensions: { pg_trgm },
       ...options,
       parsers: { ...PG_COMPATIBLE_PARSERS, ...options.parsers },
     });

@@ -14,6 +14,12 @@ import { ProviderKeysService } from './catalog/provider-keys.service.js';
 import { ProvidersController } from './catalog/providers.controller.js';
 import { ProvidersService } from './catalog/providers.service.js';
 import { InferenceMetrics } from './inference-metrics.js';
+import { RequestLogContentEntity } from './logs/entities/request-log-content.entity.js';
+import { RequestLogEntity } from './logs/entities/request-log.entity.js';
+import { LogsController } from './logs/logs.controller.js';
+import { RequestLogQuery } from './logs/request-log.query.js';
+import { RequestLogRecorder } from './logs/request-log.recorder.js';
+import { RequestLogStore } from './logs/request-log.service.js';
 import { PriceRefreshService } from './pricing/price-refresh.service.js';
 import { PriceTable } from './pricing/price-table.js';
 import { InferenceRouter } from './routing/inference-router.service.js';
@@ -24,11 +30,14 @@ import { InferenceController } from './v1/inference.controller.js';
 
 /**
  * The inference plane: providers and keys (catalog/), provider adapters (providers/), routing with retries and
- * fallbacks (routing/), prices (pricing/) and the unified /v1 API (v1/).
+ * fallbacks (routing/), prices (pricing/), the unified /v1 API (v1/) and its request logs (logs/).
  */
 @Module({
-  imports: [GovernanceModule, TypeOrmModule.forFeature([ProviderEntity, ProviderKeyEntity])],
-  controllers: [ProvidersController, ProviderKeysController, ModelsController, InferenceController],
+  imports: [
+    GovernanceModule,
+    TypeOrmModule.forFeature([ProviderEntity, ProviderKeyEntity, RequestLogEntity, RequestLogContentEntity]),
+  ],
+  controllers: [ProvidersController, ProviderKeysController, ModelsController, InferenceController, LogsController],
   providers: [
     ConfigProviders,
     CatalogSealer,
@@ -44,6 +53,9 @@ import { InferenceController } from './v1/inference.controller.js';
     UpstreamAttempts,
     InferenceRouter,
     InferenceResponder,
+    RequestLogStore,
+    RequestLogRecorder,
+    RequestLogQuery,
   ],
   exports: [ProviderCatalog, PriceTable, InferenceMetrics, InferenceRouter],
 })

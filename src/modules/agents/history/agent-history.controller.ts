@@ -3,32 +3,13 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { commaList as list, enumList, timeQuery as time } from '../../../core/http/query-values.js';
 import { AgentErrorFields } from '../data-plane/a2a-errors.js';
 import { HISTORY_OPERATIONS } from '../data-plane/a2a-wire.js';
 import { AgentHistoryService } from './agent-history.service.js';
 import { AgentHistoryListDto, AgentOperationDto } from './dto/agent-operation.dto.js';
 import { HistoryQueryDto } from './dto/history-query.dto.js';
-import { OPERATION_STATUSES, type OperationStatus } from './entities/agent-operation.entity.js';
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
-function list(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  const items = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-  return items.length ? items : undefined;
-}
-
-function time(param: string, value: string | undefined): Date | undefined {
-  if (value === undefined || value === '') return undefined;
-  const date = new Date(value);
-  if (!RFC3339.test(value) || Number.isNaN(date.getTime())) {
-    throw GatewayException.validation(param, `${param} must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z`);
-  }
-  return date;
-}
+import { OPERATION_STATUSES } from './entities/agent-operation.entity.js';
 
 @ApiTags('Agents')
 @Controller('api/agents/history')
@@ -41,20 +22,8 @@ export class AgentHistoryController {
   @ApiOperation({ operationId: 'listAgentHistory', summary: 'List Agent Gateway operations (newest first)' })
   @ApiOkResponse({ type: AgentHistoryListDto })
   async list(@Query() query: HistoryQueryDto): Promise<AgentHistoryListDto> {
-    const statuses = list(query.statuses);
-    for (const s of statuses ?? []) {
-      if (!(OPERATION_STATUSES as readonly string[]).includes(s)) {
-        throw GatewayException.validation('statuses', `statuses must be a comma-separated list of success, error`);
-      }
-    }
-    const operations = list(query.operations);
-    const unknown = operations?.find((op) => !(HISTORY_OPERATIONS as readonly string[]).includes(op));
-    if (unknown !== undefined) {
-      throw GatewayException.validation(
-        'operations',
-        `operations: unknown operation ${JSON.stringify(unknown)}; use ${HISTORY_OPERATIONS.join(', ')}`,
-      );
-    }
+    const statuses = enumList('statuses', query.statuses, OPERATION_STATUSES);
+    const operations = enumList('operations', query.operations, HISTORY_OPERATIONS);
     const start = time('start_time', query.start_time);
     const end = time('end_time', query.end_time);
     if (start && end && start > end) throw GatewayException.validation('start_time', 'start_time is after end_time');
@@ -63,7 +32,7 @@ export class AgentHistoryController {
     const { rows, total } = await this.history.list({
       agent_names: list(query.agent_names),
       operations,
-      statuses: statuses as OperationStatus[] | undefined,
+      statuses,
       virtual_key_ids: list(query.virtual_key_ids),
       task_id: query.task_id || undefined,
       start_time: start,

@@ -1,7 +1,9 @@
+import type { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import type { Cancellation } from '../../../core/outbound/cancellation.js';
 import type { OutboundResponse } from '../../../core/outbound/outbound-http.service.js';
 import type { InferenceKind, Json, ParsedResponse, StreamDecoder } from '../providers/provider-adapter.js';
+import type { CallOrigin } from '../logs/request-log.recorder.js';
 import type { KeyPin } from './key-selector.js';
 import type { RoutingInfo } from './routing-info.js';
 
@@ -25,6 +27,23 @@ export interface InferenceCall {
   directKey?: string;
   /** Aborted when the client goes away (or the gateway shuts down mid-stream). */
   signal: Cancellation;
+  /** Set when the request is logged: the router appends each model of the chain that failed. */
+  chain?: ChainFailure[];
+  /** Set when the request is logged: who sent it and when. */
+  log?: CallOrigin;
+}
+
+/** One model of the fallback chain that was tried and failed (the request then fell back, or failed). */
+export interface ChainFailure {
+  fallbackIndex: number;
+  routing: RoutingInfo;
+  /** The key of the last attempt, when one was picked. */
+  keyId?: string;
+  retries: number;
+  /** performance.now() when the model's first attempt started, and when its failure was known. */
+  startedAt: number;
+  endedAt: number;
+  error: GatewayException;
 }
 
 /** A served request: the attempt that answered and what it answered. */
@@ -42,6 +61,10 @@ export interface RoutedResult {
   /** The model used for pricing: the alias's canonical name when it has one, else the model sent. */
   pricedModel: string;
   keyName: string;
+  keyId: string;
+  /** performance.now() when the serving model's first attempt started; retries of that model alone. */
+  modelStartedAt: number;
+  modelRetries: number;
   unary?: ParsedResponse;
   stream?: { upstream: OutboundResponse; decoder: StreamDecoder };
 }

@@ -16,6 +16,7 @@ import { AttemptFailure, exhausted, UpstreamAttempts } from './upstream-attempt.
 interface ModelFailure {
   error: GatewayException;
   fallback: boolean;
+  keyId?: string;
 }
 
 /**
@@ -42,6 +43,8 @@ export class InferenceRouter {
     for (let index = 0; index < chain.length; index++) {
       const ref = chain[index]!;
       const info: RoutingInfo = { requested_provider: primary.provider, requested_model: primary.model };
+      const startedAt = performance.now();
+      const retriesBefore = state.retries;
       let resolved: ResolvedModel;
       try {
         resolved = resolveModel(call, ref, snapshot, index === 0);
@@ -50,6 +53,15 @@ export class InferenceRouter {
         // An unknown model or an unsupported request is the caller's; a provider without usable keys is not.
         last = { error: err, fallback: err.code === 'model_not_available' || err.code === 'secret_unresolved' };
         if (!last.fallback) throw err;
+        info.model ??= ref.model;
+        call.chain?.push({
+          fallbackIndex: index,
+          routing: routingSnapshot(info),
+          retries: 0,
+          startedAt,
+          endedAt: performance.now(),
+          error: err,
+        });
         continue;
       }
       info.provider = resolved.provider;
@@ -60,8 +72,24 @@ export class InferenceRouter {
         info.primary_model = primary.model;
       }
       const outcome = await this.runModel(call, resolved, info, state);
-      if ('routing' in outcome) return { ...outcome, fallbackIndex: index };
+      if ('routing' in outcome) {
+        return {
+          ...outcome,
+          fallbackIndex: index,
+          modelStartedAt: startedAt,
+          modelRetries: state.retries - retriesBefore,
+        };
+      }
       last = outcome;
+      call.chain?.push({
+        fallbackIndex: index,
+        routing: routingSnapshot(info),
+        keyId: outcome.keyId,
+        retries: state.retries - retriesBefore,
+        startedAt,
+        endedAt: performance.now(),
+        error: outcome.error,
+      });
       if (!outcome.fallback || call.signal.aborted) break;
     }
     throw last!.error;
@@ -77,7 +105,7 @@ export class InferenceRouter {
     resolved: ResolvedModel,
     info: RoutingInfo,
     state: { retries: number; upstreamLatencyMs: number },
-  ): Promise<Omit<RoutedResult, 'fallbackIndex'> | ModelFailure> {
+  ): Promise<Omit<RoutedResult, 'fallbackIndex' | 'modelStartedAt' | 'modelRetries'> | ModelFailure> {
     const { adapter, network, keys, provider } = resolved;
     const dead = new Set<string>();
     let avoid: string | undefined;
@@ -102,22 +130,25 @@ export class InferenceRouter {
           bridged: resolved.bridged,
           pricedModel: alias?.model_name ?? upstreamModel,
           keyName: key.name,
+          keyId: key.id,
         };
       }
       const { error, upstreamStatus: status } = attempt;
-      if (call.signal.aborted) return { error, fallback: false };
+      const keyId = key.id;
+      if (call.signal.aborted) return { error, fallback: false, keyId };
       const action = retryActionFor(status);
-      if (action === 'fail') return { error, fallback: false };
+      if (action === 'fail') return { error, fallback: false, keyId };
       if (action === 'drop-key') {
         dead.add(key.id);
-        if (call.directKey !== undefined) return { error, fallback: allowsFallback(status, false) };
-        if (keys.every((k) => dead.has(k.id))) return { error: exhausted(provider, error, info), fallback: true };
+        if (call.directKey !== undefined) return { error, fallback: allowsFallback(status, false), keyId };
+        if (keys.every((k) => dead.has(k.id)))
+          return { error: exhausted(provider, error, info), fallback: true, keyId };
         continue;
       }
       const wait = retry < network.maxRetries ? waitBeforeRetry(network, retry, attempt.hintMs) : undefined;
-      if (wait === undefined) return { error, fallback: allowsFallback(status, false) };
+      if (wait === undefined) return { error, fallback: allowsFallback(status, false), keyId };
       if (action === 'rotate-key') avoid = key.id;
-      if (!(await call.signal.delay(wait))) return { error, fallback: false };
+      if (!(await call.signal.delay(wait))) return { error, fallback: false, keyId };
       retry++;
       state.retries++;
     }

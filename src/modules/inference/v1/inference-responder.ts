@@ -6,6 +6,9 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { Cancellation } from '../../../core/outbound/cancellation.js';
 import { SseStreamTracker, startSse } from '../../../core/http/sse-relay.js';
 import { InferenceMetrics } from '../inference-metrics.js';
+import type { StreamCapture } from '../logs/stream-capture.js';
+import { outputOf } from '../logs/log-content.js';
+import { RequestLogRecorder } from '../logs/request-log.recorder.js';
 import { PriceTable } from '../pricing/price-table.js';
 import { toOpenAiWireUsage, toResponsesWireUsage } from '../providers/openai-usage.js';
 import type { Json, StreamOutput, Usage } from '../providers/provider-adapter.js';
@@ -66,6 +69,7 @@ export class InferenceResponder {
     private readonly prices: PriceTable,
     private readonly metrics: InferenceMetrics,
     private readonly streams: SseStreamTracker,
+    private readonly logs: RequestLogRecorder,
   ) {}
 
   /** The priced usage: the provider's cost when it sent one, else the price table's; absent when unknown. */
@@ -76,16 +80,24 @@ export class InferenceResponder {
   }
 
   /** The answer's body and its served headers. */
-  unary(call: InferenceCall, result: RoutedResult, started: number): { body: Json; headers: Record<string, string> } {
+  unary(
+    call: InferenceCall,
+    result: RoutedResult,
+    request: FastifyRequest,
+    started: number,
+  ): { body: Json; headers: Record<string, string> } {
     const parsed = result.unary!;
     const usage = this.price(result, parsed.usage);
     let body = parsed.body;
     if (result.bridged) body = chatToResponsesResponse(body, call.body, usage) as unknown as Json;
+    // Logged before base64 encoding: an embeddings summary needs the vectors' length, never the vectors.
+    const output = call.log ? outputOf(call.kind, body) : undefined;
     if (call.kind === 'embeddings' && call.body.encoding_format === 'base64') encodeEmbeddings(body);
     if (usage) {
       body.usage = call.kind === 'responses' ? toResponsesWireUsage(usage) : toOpenAiWireUsage(usage);
     }
-    this.record(call, result, 200, started, usage);
+    this.record(call, result, request, 200, started, usage);
+    if (call.log) this.logs.served(call, call.log, result, { status: 200, usage, output });
     return { body, headers: servedHeaders(result, usage?.cost?.total_cost) };
   }
 
@@ -103,7 +115,7 @@ export class InferenceResponder {
     // A client that goes away aborts `abort` (the controller listens for it); undici, which holds the same signal,
     // then destroys the upstream body with the abort reason, which ends the loop below.
     const untrack = this.streams.add(abort);
-    const writer = new StreamWriter(call, result, raw, (usage) => this.price(result, usage));
+    const writer = new StreamWriter(call, result, raw, (usage) => this.price(result, usage), call.log?.capture);
     let failure: GatewayException | undefined;
     try {
       const text = new TextDecoder();
@@ -125,7 +137,10 @@ export class InferenceResponder {
     if (!raw.writableEnded) writer.end();
     upstream.body.destroy();
     const status = abort.aborted ? 499 : failure ? failure.status : 200;
-    this.record(call, result, status, started, writer.usage, writer.ttftMs, failure);
+    this.record(call, result, request, status, started, writer.usage, writer.ttftMs, failure);
+    if (call.log) {
+      this.logs.served(call, call.log, result, { status, usage: writer.usage, ttftMs: writer.ttftMs, failure });
+    }
   }
 
   /** A request that failed before any answer (routing, every attempt, validation after auth). */
@@ -147,6 +162,7 @@ export class InferenceResponder {
   private record(
     call: InferenceCall,
     result: RoutedResult,
+    request: FastifyRequest,
     status: number,
     started: number,
     usage?: Usage,
@@ -165,6 +181,15 @@ export class InferenceResponder {
       usage,
       cost: usage?.cost,
     });
+    // The access line of an inference request says who and what: never a secret (names and ids only).
+    request.logFields = {
+      ...request.logFields,
+      virtual_key: request.principal?.virtualKey?.name,
+      provider: result.provider,
+      model: result.routing.model,
+      total_tokens: usage?.total_tokens,
+      cost_usd: usage?.cost?.total_cost,
+    };
   }
 }
 
@@ -188,6 +213,7 @@ class StreamWriter {
     private readonly result: RoutedResult,
     private readonly raw: ServerResponse,
     private readonly price: (usage: Usage | undefined) => Usage | undefined,
+    private readonly capture: StreamCapture | undefined,
   ) {
     this.includeUsage = wantsUsageChunk(call.body);
     this.bridge = result.bridged ? new ChatToResponsesStream(call.body) : undefined;
@@ -196,6 +222,7 @@ class StreamWriter {
   /** Writes the outputs; returns the failure when one of them is a provider error. */
   write(outputs: StreamOutput[]): GatewayException | undefined {
     for (const output of outputs) {
+      this.capture?.add(output);
       switch (output.kind) {
         case 'chunk': {
           if (output.usage) this.usage = this.price(output.usage);

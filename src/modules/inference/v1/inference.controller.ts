@@ -6,6 +6,7 @@ import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js'
 import { sendRawJson } from '../../../core/http/raw-json.js';
 import { Cancellation } from '../../../core/outbound/cancellation.js';
 import { ModelListingService } from '../catalog/model-listing.service.js';
+import { RequestLogRecorder } from '../logs/request-log.recorder.js';
 import type { InferenceKind } from '../providers/provider-adapter.js';
 import type { InferenceCall } from '../routing/inference-call.js';
 import { InferenceRouter } from '../routing/inference-router.service.js';
@@ -32,6 +33,7 @@ export class InferenceController {
     private readonly router: InferenceRouter,
     private readonly responder: InferenceResponder,
     private readonly listing: ModelListingService,
+    private readonly logs: RequestLogRecorder,
   ) {}
 
   @Get('models')
@@ -130,6 +132,7 @@ export class InferenceController {
     };
     reply.raw.once('close', onClose);
     let call: InferenceCall | undefined;
+    const log = this.logs.begin(request, started, (request.body as { stream?: unknown } | null)?.stream === true);
     try {
       const directKey = this.access.directKeyOf(request);
       const { body, stream } = validateInferenceBody(kind, request.body);
@@ -142,16 +145,18 @@ export class InferenceController {
         pin: keyId || keyName ? { id: keyId, name: keyId ? undefined : keyName } : undefined,
         directKey,
         signal: abort,
+        ...(log ? { log, chain: [] } : {}),
       };
       const result = await this.router.route(call);
       if (result.stream) {
         await this.responder.stream(call, result, request, reply, abort, started);
         return;
       }
-      const { body: answer, headers } = this.responder.unary(call, result, started);
+      const { body: answer, headers } = this.responder.unary(call, result, request, started);
       sendRawJson(reply, 200, JSON.stringify(answer), headers);
     } catch (err) {
       this.responder.failed(call, err, started);
+      if (log) this.logs.failed(call, log, kind, request.body, err);
       throw err;
     }
   }

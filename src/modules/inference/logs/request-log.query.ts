@@ -1,0 +1,354 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import type { LogSortField } from './dto/logs-query.dto.js';
+import type { RequestLogContentEntity } from './entities/request-log-content.entity.js';
+import type { LogStatus, RequestLogEntity } from './entities/request-log.entity.js';
+import { RequestLogStore } from './request-log.service.js';
+
+/** Validated filters of the logs routes. */
+export interface LogFilters {
+  providers?: string[];
+  models?: string[];
+  status?: LogStatus[];
+  objects?: string[];
+  selected_key_ids?: string[];
+  virtual_key_ids?: string[];
+  team_ids?: string[];
+  customer_ids?: string[];
+  routing_rule_ids?: string[];
+  start_time?: Date;
+  end_time?: Date;
+  min_latency?: number;
+  max_latency?: number;
+  min_tokens?: number;
+  max_tokens?: number;
+  min_cost?: number;
+  max_cost?: number;
+  missing_cost_only?: boolean;
+  content_search?: string;
+}
+
+export interface LogStats {
+  total_requests: number;
+  success_rate: number;
+  average_latency: number;
+  total_tokens: number;
+  total_cost: number;
+}
+
+export type HistogramKind = 'requests' | 'tokens' | 'cost' | 'latency';
+
+/** Columns of the list (never the content table's). */
+const LIST_COLUMNS =
+  'id, parent_request_id, timestamp, object, provider, model, alias, canonical_model_name, alias_model_family, ' +
+  'fallback_index, number_of_retries, selected_key_id, selected_key_name, virtual_key_id, virtual_key_name, ' +
+  'team_id, customer_id, routing_rule_id, status, status_code, stream, latency, time_to_first_token, ' +
+  'prompt_tokens, completion_tokens, total_tokens, cost, stop_reason, error_type, content_summary, token_usage, ' +
+  'error_details, metadata';
+
+const SORT_COLUMNS: Record<LogSortField, string> = {
+  timestamp: 'timestamp',
+  latency: 'latency',
+  tokens: 'total_tokens',
+  cost: 'cost',
+};
+
+const LIST_FILTERS: Array<[keyof LogFilters, string]> = [
+  ['providers', 'provider'],
+  ['models', 'model'],
+  ['status', 'status'],
+  ['objects', 'object'],
+  ['selected_key_ids', 'selected_key_id'],
+  ['virtual_key_ids', 'virtual_key_id'],
+  ['team_ids', 'team_id'],
+  ['customer_ids', 'customer_id'],
+  ['routing_rule_ids', 'routing_rule_id'],
+];
+
+/** Bucket widths a histogram may use, in seconds; the smallest giving at most MAX_BUCKETS buckets is chosen. */
+const BUCKET_SECONDS = [60, 300, 900, 1800, 3600, 10800, 21600, 43200, 86400, 604800, 2592000];
+const MAX_BUCKETS = 120;
+const DEFAULT_HISTOGRAM_RANGE_MS = 24 * 3600 * 1000;
+const MAX_FILTER_VALUES = 1000;
+
+/** `%`, `_` and `\` in a search term are literal. */
+function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+class Where {
+  readonly params: unknown[] = [];
+  private readonly parts: string[] = [];
+
+  add(sql: (param: string) => string, value: unknown): void {
+    this.params.push(value);
+    this.parts.push(sql(`$${this.params.length}`));
+  }
+
+  raw(sql: string): void {
+    this.parts.push(sql);
+  }
+
+  param(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  get sql(): string {
+    return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
+  }
+}
+
+function whereOf(f: LogFilters): Where {
+  const w = new Where();
+  for (const [key, column] of LIST_FILTERS) {
+    const values = f[key] as string[] | undefined;
+    if (values?.length) w.add((p) => `${column} = ANY(${p}::varchar[])`, values);
+  }
+  if (f.start_time) w.add((p) => `timestamp >= ${p}`, f.start_time);
+  if (f.end_time) w.add((p) => `timestamp <= ${p}`, f.end_time);
+  if (f.min_latency !== undefined) w.add((p) => `latency >= ${p}`, f.min_latency);
+  if (f.max_latency !== undefined) w.add((p) => `latency <= ${p}`, f.max_latency);
+  if (f.min_tokens !== undefined) w.add((p) => `total_tokens >= ${p}`, f.min_tokens);
+  if (f.max_tokens !== undefined) w.add((p) => `total_tokens <= ${p}`, f.max_tokens);
+  if (f.min_cost !== undefined) w.add((p) => `cost >= ${p}`, f.min_cost);
+  if (f.max_cost !== undefined) w.add((p) => `cost <= ${p}`, f.max_cost);
+  if (f.missing_cost_only) w.raw('cost IS NULL');
+  if (f.content_search) {
+    w.add(
+      (p) => `id IN (SELECT log_id FROM request_log_contents WHERE search_text ILIKE ${p} ESCAPE '\\')`,
+      likePattern(f.content_search),
+    );
+  }
+  return w;
+}
+
+const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+const optionalNum = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/**
+ * Reads request logs with SQL built for the indexes of `request_logs` (one per filter and sort). Every read flushes
+ * the writer first, so a row logged before the read is seen by it.
+ */
+@Injectable()
+export class RequestLogQuery {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: RequestLogStore,
+  ) {}
+
+  async list(
+    filters: LogFilters,
+    page: { limit: number; offset: number; sort_by: LogSortField; order: 'asc' | 'desc' },
+  ): Promise<{ rows: RequestLogEntity[]; total: number }> {
+    await this.store.flush();
+    const where = whereOf(filters);
+    const direction = page.order === 'asc' ? 'ASC' : 'DESC';
+    const column = SORT_COLUMNS[page.sort_by];
+    const limit = where.param(page.limit);
+    const offset = where.param(page.offset);
+    // Unknown costs and token counts sort last both ways (each direction has its index).
+    const nulls = column === 'timestamp' || column === 'latency' ? '' : ' NULLS LAST';
+    const [rows, count] = await Promise.all([
+      this.db.query<RequestLogEntity[]>(
+        `SELECT ${LIST_COLUMNS} FROM request_logs ${where.sql} ` +
+          `ORDER BY ${column} ${direction}${nulls}, id ${direction} LIMIT ${limit} OFFSET ${offset}`,
+        where.params,
+      ),
+      this.db.query<Array<{ n: string }>>(
+        `SELECT count(*) AS n FROM request_logs ${where.sql}`,
+        where.params.slice(0, -2),
+      ),
+    ]);
+    return { rows: rows.map(normalizeRow), total: num(count[0]?.n) };
+  }
+
+  async hasLogs(): Promise<boolean> {
+    const rows = await this.db.query<Array<{ found: boolean }>>('SELECT EXISTS (SELECT 1 FROM request_logs) AS found');
+    return rows[0]?.found === true;
+  }
+
+  async stats(filters: LogFilters): Promise<LogStats> {
+    await this.store.flush();
+    const where = whereOf(filters);
+    const rows = await this.db.query<Array<Record<string, unknown>>>(
+      `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'success') AS success, avg(latency) AS latency, ` +
+        `sum(total_tokens) AS tokens, sum(cost) AS cost FROM request_logs ${where.sql}`,
+      where.params,
+    );
+    const r = rows[0] ?? {};
+    const total = num(r.total);
+    return {
+      total_requests: total,
+      success_rate: total ? (num(r.success) / total) * 100 : 0,
+      average_latency: num(r.latency),
+      total_tokens: num(r.tokens),
+      total_cost: num(r.cost),
+    };
+  }
+
+  async get(id: string): Promise<{ row: RequestLogEntity; content: RequestLogContentEntity | null; input: unknown }> {
+    await this.store.flush();
+    const found = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
+      ? await this.db.query<RequestLogEntity[]>(`SELECT ${LIST_COLUMNS} FROM request_logs WHERE id = $1`, [id])
+      : [];
+    const row = found[0];
+    if (!row) throw new GatewayException(404, 'log_not_found', `Log ${id} not found`);
+    const ids = row.parent_request_id ? [row.id, row.parent_request_id] : [row.id];
+    const contents = await this.db.query<RequestLogContentEntity[]>(
+      'SELECT * FROM request_log_contents WHERE log_id = ANY($1::uuid[])',
+      [ids],
+    );
+    const own = contents.find((c) => c.log_id === row.id) ?? null;
+    // Input is stored once, on the request's primary row; a fallback's row shows it from there.
+    const inputSource = row.parent_request_id ? contents.find((c) => c.log_id === row.parent_request_id) : own;
+    return { row: normalizeRow(row), content: own, input: inputSource?.input_history ?? null };
+  }
+
+  /** Deletes rows (and their content) by id in one transaction; returns how many rows existed. */
+  async delete(ids: string[]): Promise<number> {
+    await this.store.flush();
+    return this.db.transaction(async (manager) => {
+      await manager.query('DELETE FROM request_log_contents WHERE log_id = ANY($1::uuid[])', [ids]);
+      const gone = await manager.query<Array<{ id: string }>>(
+        'DELETE FROM request_logs WHERE id = ANY($1::uuid[]) RETURNING id',
+        [ids],
+      );
+      return Array.isArray(gone) ? gone.length : 0;
+    });
+  }
+
+  async histogram(
+    kind: HistogramKind,
+    filters: LogFilters,
+  ): Promise<{
+    start: Date;
+    end: Date;
+    bucketSeconds: number;
+    buckets: Array<Record<string, unknown>>;
+  }> {
+    await this.store.flush();
+    const end = filters.end_time ?? new Date();
+    const start = filters.start_time ?? new Date(end.getTime() - DEFAULT_HISTOGRAM_RANGE_MS);
+    if (start > end) throw GatewayException.validation('start_time', 'start_time is after end_time');
+    const span = (end.getTime() - start.getTime()) / 1000;
+    const bucketSeconds =
+      BUCKET_SECONDS.find((s) => span / s <= MAX_BUCKETS) ?? BUCKET_SECONDS[BUCKET_SECONDS.length - 1]!;
+    const origin = new Date(Math.floor(start.getTime() / (bucketSeconds * 1000)) * bucketSeconds * 1000);
+    const where = whereOf({ ...filters, start_time: start, end_time: end });
+    const width = where.param(`${bucketSeconds} seconds`);
+    const from = where.param(origin);
+    const measures: Record<HistogramKind, string> = {
+      requests:
+        `count(*) AS count, count(*) FILTER (WHERE status = 'success') AS success, ` +
+        `count(*) FILTER (WHERE status = 'error') AS error`,
+      tokens:
+        'count(*) AS count, sum(prompt_tokens) AS prompt_tokens, sum(completion_tokens) AS completion_tokens, ' +
+        'sum(total_tokens) AS total_tokens',
+      cost: 'count(*) AS count, sum(cost) AS cost',
+      latency:
+        'count(*) AS count, avg(latency) AS avg, ' +
+        'percentile_cont(ARRAY[0.5, 0.9, 0.95, 0.99]) WITHIN GROUP (ORDER BY latency) AS pct',
+    };
+    const rows = await this.db.query<Array<Record<string, unknown>>>(
+      `SELECT date_bin(${width}::interval, timestamp, ${from}::timestamptz) AS bucket, ${measures[kind]} ` +
+        `FROM request_logs ${where.sql} GROUP BY 1 ORDER BY 1`,
+      where.params,
+    );
+    const byStart = new Map(rows.map((r) => [new Date(r.bucket as string | Date).getTime(), r]));
+    const buckets: Array<Record<string, unknown>> = [];
+    for (let t = origin.getTime(); t <= end.getTime(); t += bucketSeconds * 1000) {
+      buckets.push(bucketOf(kind, new Date(t), byStart.get(t)));
+    }
+    return { start, end, bucketSeconds, buckets };
+  }
+
+  /** Distinct values for the dashboard's pickers, each read by a skip scan over its index (no full scan). */
+  async filterData(): Promise<{
+    providers: string[];
+    models: string[];
+    objects: string[];
+    selected_keys: Array<{ id: string; name: string | null }>;
+    virtual_keys: Array<{ id: string; name: string | null }>;
+  }> {
+    await this.store.flush();
+    const [providers, models, objects, keyIds, vkIds] = await Promise.all(
+      ['provider', 'model', 'object', 'selected_key_id', 'virtual_key_id'].map((c) => this.distinct(c)),
+    );
+    return {
+      providers: providers!,
+      models: models!,
+      objects: objects!,
+      selected_keys: await this.named(keyIds!, 'selected_key_id', 'selected_key_name'),
+      virtual_keys: await this.named(vkIds!, 'virtual_key_id', 'virtual_key_name'),
+    };
+  }
+
+  /** Distinct non-null values of an indexed column: a recursive walk taking the next greater value each step. */
+  private async distinct(column: string): Promise<string[]> {
+    const rows = await this.db.query<Array<{ v: string }>>(
+      `WITH RECURSIVE walk(v) AS (` +
+        `(SELECT ${column} FROM request_logs WHERE ${column} IS NOT NULL ORDER BY ${column} LIMIT 1) ` +
+        `UNION ALL SELECT (SELECT ${column} FROM request_logs WHERE ${column} > walk.v ORDER BY ${column} LIMIT 1) ` +
+        `FROM walk WHERE walk.v IS NOT NULL) SELECT v FROM walk WHERE v IS NOT NULL LIMIT ${MAX_FILTER_VALUES}`,
+    );
+    return rows.map((r) => r.v);
+  }
+
+  /** The latest name logged for each id. */
+  private async named(ids: string[], idColumn: string, nameColumn: string) {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<Array<{ id: string; name: string | null }>>(
+      `SELECT ids.id, (SELECT ${nameColumn} FROM request_logs WHERE ${idColumn} = ids.id ` +
+        `ORDER BY timestamp DESC LIMIT 1) AS name FROM unnest($1::varchar[]) AS ids(id)`,
+      [ids],
+    );
+    return rows.map((r) => ({ id: r.id, name: r.name }));
+  }
+}
+
+function bucketOf(kind: HistogramKind, at: Date, row: Record<string, unknown> | undefined): Record<string, unknown> {
+  const bucket: Record<string, unknown> = { timestamp: at.toISOString(), count: num(row?.count) };
+  switch (kind) {
+    case 'requests':
+      bucket.success = num(row?.success);
+      bucket.error = num(row?.error);
+      break;
+    case 'tokens':
+      bucket.prompt_tokens = num(row?.prompt_tokens);
+      bucket.completion_tokens = num(row?.completion_tokens);
+      bucket.total_tokens = num(row?.total_tokens);
+      break;
+    case 'cost':
+      bucket.cost = num(row?.cost);
+      break;
+    case 'latency': {
+      const pct = parsePercentiles(row?.pct);
+      bucket.avg = optionalNum(row?.avg);
+      bucket.p50 = pct[0] ?? null;
+      bucket.p90 = pct[1] ?? null;
+      bucket.p95 = pct[2] ?? null;
+      bucket.p99 = pct[3] ?? null;
+      break;
+    }
+  }
+  return bucket;
+}
+
+/** A float8[] as the driver returns it: an array, or its text form `{1,2,3}` (PGlite). */
+function parsePercentiles(value: unknown): number[] {
+  if (Array.isArray(value)) return value.map(Number);
+  if (typeof value === 'string') return value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
+  return [];
+}
+
+/** Numbers as numbers and timestamps as dates, whichever driver read the row. */
+function normalizeRow(row: RequestLogEntity): RequestLogEntity {
+  row.latency = Number(row.latency);
+  row.time_to_first_token = optionalNum(row.time_to_first_token);
+  row.cost = optionalNum(row.cost);
+  row.timestamp = new Date(row.timestamp);
+  return row;
+}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { AppendLogWriter } from '../../../core/append-log/append-log.writer.js';
+import { parseDuration } from '../../../core/config/duration.js';
+import { GatewayConfig } from '../../../core/config/gateway-config.js';
+import { ExpiredRowsRegistry } from '../../../core/maintenance/expired-rows.service.js';
+import { RequestLogContentEntity } from './entities/request-log-content.entity.js';
+import { RequestLogEntity } from './entities/request-log.entity.js';
+
+/** The append-log kinds of request logs (metric labels of `gateway_append_log_*`). */
+export const REQUEST_LOG_KIND = 'request_logs';
+export const REQUEST_LOG_CONTENT_KIND = 'request_log_contents';
+
+/**
+ * Where request log rows go: the core's append-log writer (bounded buffer, batched INSERTs, drops counted), and the
+ * retention purge. `append` never waits for the database.
+ */
+@Injectable()
+export class RequestLogStore {
+  constructor(
+    private readonly writer: AppendLogWriter,
+    expiredRows: ExpiredRowsRegistry,
+    config: GatewayConfig,
+  ) {
+    writer.register(REQUEST_LOG_KIND, { target: RequestLogEntity });
+    writer.register(REQUEST_LOG_CONTENT_KIND, { target: RequestLogContentEntity });
+    const retentionMs = parseDuration(config.logs.retention);
+    expiredRows.register({ name: 'request_logs', table: 'request_logs', column: 'timestamp', retentionMs });
+    expiredRows.register({
+      name: 'request_log_contents',
+      table: 'request_log_contents',
+      column: 'timestamp',
+      retentionMs,
+    });
+  }
+
+  append(row: RequestLogEntity, content: RequestLogContentEntity | null): void {
+    this.writer.append(REQUEST_LOG_KIND, row);
+    if (content) this.writer.append(REQUEST_LOG_CONTENT_KIND, content);
+  }
+
+  /** Resolves once every row appended so far is written (reads see what was logged before them). */
+  async flush(): Promise<void> {
+    await Promise.all([this.writer.flush(REQUEST_LOG_KIND), this.writer.flush(REQUEST_LOG_CONTENT_KIND)]);
+  }
+
+  /** Rows appended and not yet written, by kind. */
+  pending(): Record<string, number> {
+    const all = this.writer.pending();
+    return {
+      [REQUEST_LOG_KIND]: all[REQUEST_LOG_KIND] ?? 0,
+      [REQUEST_LOG_CONTENT_KIND]: all[REQUEST_LOG_CONTENT_KIND] ?? 0,
+    };
+  }
+}
