@@ -82,7 +82,7 @@ describe('inference metrics', () => {
       }),
     ).toBe(1);
     expect(samples(text, 'gateway_inference_errors_total')).toEqual([
-      { labels: { ...SERIES, error_type: 'provider_rate_limited' }, value: 1 },
+      { labels: { ...SERIES, virtual_key: '', error_type: 'provider_rate_limited' }, value: 1 },
     ]);
 
     expect(value(text, 'gateway_inference_latency_seconds_count', SERIES)).toBe(3);
