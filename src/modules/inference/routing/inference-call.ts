@@ -1,5 +1,6 @@
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import type { Cancellation } from '../../../core/outbound/cancellation.js';
+import type { RequestTrace } from '../../../core/tracing/inference-tracing.service.js';
 import type { OutboundResponse } from '../../../core/outbound/outbound-http.service.js';
 import type { InferenceKind, Json, ParsedResponse, StreamDecoder } from '../providers/provider-adapter.js';
 import type { KeyPin } from './key-selector.js';
@@ -25,6 +26,19 @@ export interface InferenceCall {
   directKey?: string;
   /** Aborted when the client goes away (or the gateway shuts down mid-stream). */
   signal: Cancellation;
+  /** The virtual key the request was authenticated with (metrics label, span attribute). */
+  virtualKey?: { readonly id: string; readonly name: string };
+  /** Where routing stands; the router updates it, so a failed request still tells its retries. */
+  progress: RouteProgress;
+  /** The request's span, when traces are on (`otel.endpoint`); undefined costs nothing further. */
+  trace?: RequestTrace;
+}
+
+/** Routing so far: retries (backoff waits), time waiting on providers, the index in `[model, ...fallbacks]` tried. */
+export interface RouteProgress {
+  retries: number;
+  upstreamLatencyMs: number;
+  fallbackIndex: number;
 }
 
 /** A served request: the attempt that answered and what it answered. */

@@ -6,6 +6,7 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { Cancellation } from '../../../core/outbound/cancellation.js';
 import { SseStreamTracker, startSse } from '../../../core/http/sse-relay.js';
 import { InferenceMetrics } from '../inference-metrics.js';
+import { endFailedTrace, endServedTrace } from '../inference-tracing.js';
 import { PriceTable } from '../pricing/price-table.js';
 import { toOpenAiWireUsage, toResponsesWireUsage } from '../providers/openai-usage.js';
 import type { Json, StreamOutput, Usage } from '../providers/provider-adapter.js';
@@ -137,11 +138,14 @@ export class InferenceResponder {
       provider: info.provider ?? 'unknown',
       model: info.model ?? String(call.body.model),
       key: info.key ?? '',
+      virtual_key: call.virtualKey?.name,
       request_type: REQUEST_TYPES[call.kind],
       status: view.status,
       error_type: view.body.extra_fields.error_type as string | undefined,
+      retries: call.progress.retries,
       latency_seconds: (performance.now() - started) / 1000,
     });
+    if (call.trace) endFailedTrace(call.trace, call, view, info);
   }
 
   private record(
@@ -153,13 +157,17 @@ export class InferenceResponder {
     ttftMs?: number,
     failure?: GatewayException,
   ): void {
+    if (call.trace) endServedTrace(call.trace, result, status, usage, failure);
     this.metrics.record({
       provider: result.provider,
       model: result.routing.model ?? '',
       key: result.keyName,
+      virtual_key: call.virtualKey?.name,
       request_type: REQUEST_TYPES[call.kind],
       status,
       error_type: failure?.reason,
+      retries: result.retries,
+      fallback_index: result.fallbackIndex,
       latency_seconds: (performance.now() - started) / 1000,
       ttft_seconds: ttftMs === undefined ? undefined : ttftMs / 1000,
       usage,

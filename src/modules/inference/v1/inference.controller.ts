@@ -5,7 +5,9 @@ import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { sendRawJson } from '../../../core/http/raw-json.js';
 import { Cancellation } from '../../../core/outbound/cancellation.js';
+import { InferenceTracing } from '../../../core/tracing/inference-tracing.service.js';
 import { ModelListingService } from '../catalog/model-listing.service.js';
+import { startInferenceTrace } from '../inference-tracing.js';
 import type { InferenceKind } from '../providers/provider-adapter.js';
 import type { InferenceCall } from '../routing/inference-call.js';
 import { InferenceRouter } from '../routing/inference-router.service.js';
@@ -32,6 +34,7 @@ export class InferenceController {
     private readonly router: InferenceRouter,
     private readonly responder: InferenceResponder,
     private readonly listing: ModelListingService,
+    private readonly tracing: InferenceTracing,
   ) {}
 
   @Get('models')
@@ -142,6 +145,9 @@ export class InferenceController {
         pin: keyId || keyName ? { id: keyId, name: keyId ? undefined : keyName } : undefined,
         directKey,
         signal: abort,
+        virtualKey: request.principal?.virtualKey,
+        progress: { retries: 0, upstreamLatencyMs: 0, fallbackIndex: 0 },
+        trace: startInferenceTrace(this.tracing, kind, body, stream, request),
       };
       const result = await this.router.route(call);
       if (result.stream) {
