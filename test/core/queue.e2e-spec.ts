@@ -223,7 +223,7 @@ describe(`queue (${MODE})`, () => {
     const depth = async (state: string): Promise<number> => {
       const res = await gw.http.get('/metrics', { headers: { 'X-Gateway-Setup-Token': SETUP_TOKEN } });
       expect(res.status).toBe(200);
-      const line = (res.text as string)
+      const line = res.text
         .split('\n')
         .find((l) => l.startsWith(`gateway_queue_jobs{queue="gateway-maintenance",state="${state}"}`));
       expect(line, state).toBeDefined();
