@@ -7,14 +7,15 @@ import { MetricsService } from './metrics/metrics.service.js';
 import { RootRedirectController } from './health/root-redirect.controller.js';
 import { OutboundModule } from './outbound/outbound.module.js';
 import { SseStreamTracker } from './http/sse-relay.js';
+import { TracingModule } from './tracing/tracing.module.js';
 
 /**
- * Base routes and what every module may use: metrics, the append-log writer, the SSE stream tracker, the outbound
- * client and upstream auth.
+ * Base routes and what every module may use: metrics, traces, the append-log writer, the SSE stream tracker, the
+ * outbound client and upstream auth.
  */
 @Global()
 @Module({
-  imports: [OutboundModule, AppendLogLifecycleModule],
+  imports: [OutboundModule, AppendLogLifecycleModule, TracingModule],
   controllers: [HealthController, MetricsController, RootRedirectController],
   providers: [MetricsService, SseStreamTracker, AppendLogWriter],
   exports: [MetricsService, SseStreamTracker, OutboundModule, AppendLogWriter],

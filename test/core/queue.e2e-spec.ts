@@ -80,6 +80,8 @@ class SecondPurgeHandler {
 @Module({ providers: [SecondPurgeHandler] })
 class DuplicateHandlerModule {}
 
+const SETUP_TOKEN = 'queue-setup-token-1';
+
 describe(`queue (${MODE})`, () => {
   let gw: TestApp;
   let queue: QueueService;
@@ -87,7 +89,7 @@ describe(`queue (${MODE})`, () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    gw = await startTestApp();
+    gw = await startTestApp({ config: { setup_token: SETUP_TOKEN } });
     queue = gw.app.get(QueueService);
     registry = gw.app.get(ExpiredRowsRegistry);
     db = gw.app.get<DataSource>(getDataSourceToken());
@@ -215,6 +217,23 @@ describe(`queue (${MODE})`, () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     expect(view).toMatchObject({ id, state: 'delayed', attempts_made: 0, progress: 0 });
     expect(view.finished_at).toBeUndefined();
+  });
+
+  it('reports unfinished jobs by queue and state on /metrics, read at scrape time', async () => {
+    const depth = async (state: string): Promise<number> => {
+      const res = await gw.http.get('/metrics', { headers: { 'X-Gateway-Setup-Token': SETUP_TOKEN } });
+      expect(res.status).toBe(200);
+      const line = res.text
+        .split('\n')
+        .find((l) => l.startsWith(`gateway_queue_jobs{queue="gateway-maintenance",state="${state}"}`));
+      expect(line, state).toBeDefined();
+      return Number(line!.split(' ').at(-1));
+    };
+    const before = await depth('delayed');
+    await queue.enqueue(JOBS.purgeExpired, { reason: 'depth' }, { jobId: 'purge-depth', delayMs: 60_000 });
+    expect(await depth('delayed')).toBe(before + 1);
+    expect(await depth('waiting')).toBeGreaterThanOrEqual(0);
+    expect(await depth('active')).toBeGreaterThanOrEqual(0);
   });
 
   it('validates registered table identifiers', () => {

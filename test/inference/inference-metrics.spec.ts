@@ -3,6 +3,7 @@ import { MetricsService } from '../../src/core/metrics/metrics.service.js';
 import {
   InferenceMetrics,
   MAX_MODEL_LABELS,
+  MAX_VIRTUAL_KEY_LABELS,
   OTHER_LABEL,
   type InferenceOutcome,
 } from '../../src/modules/inference/inference-metrics.js';
@@ -82,7 +83,7 @@ describe('inference metrics', () => {
       }),
     ).toBe(1);
     expect(samples(text, 'gateway_inference_errors_total')).toEqual([
-      { labels: { ...SERIES, error_type: 'provider_rate_limited' }, value: 1 },
+      { labels: { ...SERIES, virtual_key: '', error_type: 'provider_rate_limited' }, value: 1 },
     ]);
 
     expect(value(text, 'gateway_inference_latency_seconds_count', SERIES)).toBe(3);
@@ -118,6 +119,41 @@ describe('inference metrics', () => {
     expect(requests.find((s) => s.labels.model === OTHER_LABEL)?.value).toBe(25);
     expect(requests.find((s) => s.labels.model === 'model-7')?.value).toBe(2);
     expect(requests.some((s) => s.labels.model === `model-${MAX_MODEL_LABELS}`)).toBe(false);
+  });
+
+  it('labels by virtual key and error_type, and counts retries and requests served by a fallback', async () => {
+    const metrics = new MetricsService();
+    const inference = new InferenceMetrics(metrics);
+    inference.record(chat({ virtual_key: 'team-a', retries: 2 }));
+    inference.record(chat({ virtual_key: 'team-a', retries: 1, fallback_index: 1 }));
+    inference.record(chat({ virtual_key: 'team-b', status: 503, error_type: 'provider_overloaded', retries: 2 }));
+    inference.record(chat({ latency_seconds: 1 }));
+    const text = await metrics.render();
+    const a = { ...SERIES, virtual_key: 'team-a' };
+    const b = { ...SERIES, virtual_key: 'team-b' };
+
+    expect(value(text, 'gateway_inference_requests_total', { ...a, status: '200', error_type: '' })).toBe(2);
+    expect(
+      value(text, 'gateway_inference_requests_total', { ...b, status: '503', error_type: 'provider_overloaded' }),
+    ).toBe(1);
+    expect(value(text, 'gateway_inference_requests_total', { ...SERIES, virtual_key: '', status: '200' })).toBe(1);
+    expect(value(text, 'gateway_inference_errors_total', { ...b, error_type: 'provider_overloaded' })).toBe(1);
+    expect(value(text, 'gateway_inference_retries_total', a)).toBe(3);
+    expect(value(text, 'gateway_inference_retries_total', b)).toBe(2);
+    // Requests without retries add no sample.
+    expect(value(text, 'gateway_inference_retries_total', { ...SERIES, virtual_key: '' })).toBeUndefined();
+    expect(samples(text, 'gateway_inference_fallbacks_total')).toEqual([{ labels: a, value: 1 }]);
+    // Histograms stay by provider, model and key: one series for all four requests.
+    expect(samples(text, 'gateway_inference_latency_seconds_count')).toEqual([{ labels: SERIES, value: 4 }]);
+  });
+
+  it(`keeps virtual key label values bounded: beyond ${MAX_VIRTUAL_KEY_LABELS} distinct ones, ${OTHER_LABEL}`, async () => {
+    const metrics = new MetricsService();
+    const inference = new InferenceMetrics(metrics);
+    for (let i = 0; i < MAX_VIRTUAL_KEY_LABELS + 3; i++) inference.record(chat({ virtual_key: `vk-${i}` }));
+    const requests = samples(await metrics.render(), 'gateway_inference_requests_total');
+    expect(new Set(requests.map((s) => s.labels.virtual_key)).size).toBe(MAX_VIRTUAL_KEY_LABELS + 1);
+    expect(requests.find((s) => s.labels.virtual_key === OTHER_LABEL)?.value).toBe(3);
   });
 
   it('ignores amounts a counter or histogram cannot take instead of throwing', async () => {

@@ -33,6 +33,8 @@ export const ENV_OVERRIDES: ReadonlyArray<{ env: string; key: string; coerce: Co
   { env: 'GATEWAY_PRICING_REFRESH', key: 'pricing.refresh', coerce: 'bool' },
   { env: 'GATEWAY_PRICING_REFRESH_INTERVAL', key: 'pricing.refresh_interval', coerce: 'string' },
   { env: 'GATEWAY_PRICING_REFRESH_URL', key: 'pricing.refresh_url', coerce: 'string' },
+  { env: 'GATEWAY_OTEL_ENDPOINT', key: 'otel.endpoint', coerce: 'string' },
+  { env: 'GATEWAY_OTEL_SERVICE_NAME', key: 'otel.service_name', coerce: 'string' },
   { env: 'GATEWAY_AGENT_HISTORY_RETENTION', key: 'agent_history.retention', coerce: 'string' },
   { env: 'GATEWAY_AUDIT_LOGS_RETENTION', key: 'audit_logs.retention', coerce: 'string' },
   { env: 'HOST', key: 'host', coerce: 'string' },
@@ -184,6 +186,9 @@ export function loadConfig(sources: ConfigSources = {}): GatewayConfig {
   return config;
 }
 
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** Checks that span keys or need more than a decorator; same one-line-per-problem form. */
 function crossFieldProblems(config: GatewayConfig): string[] {
   const problems: string[] = [];
@@ -193,6 +198,11 @@ function crossFieldProblems(config: GatewayConfig): string[] {
     } catch {
       problems.push('encryption_key: must be 32 bytes encoded as base64 (44 characters) or hex (64 characters)');
     }
+  }
+  for (const [name, value] of Object.entries(config.otel.headers ?? {})) {
+    if (!HEADER_NAME.test(name)) problems.push(`otel.headers: ${JSON.stringify(name)} is not a header name`);
+    else if (typeof value !== 'string' || value === '')
+      problems.push(`otel.headers.${name}: must be a non-empty string`);
   }
   // Enabling dashboard auth without credentials used to start with auth silently off (isDashboardAuthActive).
   const auth = config.auth_config;

@@ -3,6 +3,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   IsUrl,
@@ -152,6 +153,41 @@ export class PricingConfig {
 }
 
 /**
+ * OpenTelemetry traces of the inference plane (docs/observability.md), exported over OTLP/HTTP (JSON). Off while
+ * `endpoint` is unset; then no tracer exists and a request pays one null check.
+ */
+export class OtelConfig {
+  /** The collector's OTLP/HTTP base URL; spans are posted to `<endpoint>/v1/traces`. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  endpoint?: string;
+
+  /** Headers sent with every export (an API key of the collector): name to SecretValue (plain, env., vault.). */
+  @IsOptional()
+  @IsObject()
+  headers?: Record<string, string>;
+
+  /** The `service.name` resource attribute. */
+  @IsString()
+  @MinLength(1)
+  service_name = 'ai-gateway';
+
+  /** Finished spans wait at most this long before their batch is exported. */
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 5s or 500ms' })
+  export_interval = '5s';
+
+  /** One export may take this long before it is abandoned (its spans are lost). */
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 10s' })
+  export_timeout = '10s';
+
+  /** Finished spans held while waiting for an export; beyond this new spans are dropped. */
+  @Max(1_000_000)
+  @Min(1)
+  @IsInt()
+  max_queue_size = 2048;
+}
+
+/**
  * The whole gateway configuration. Property names are the config file's keys (snake_case); the keys that come only
  * from flags or the environment (host, port, app_dir, role, database_url, redis_url, vault_*) sit beside them so the
  * rest of the code reads one object.
@@ -206,6 +242,10 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => PricingConfig)
   pricing: PricingConfig = new PricingConfig();
+
+  @ValidateNested()
+  @Type(() => OtelConfig)
+  otel: OtelConfig = new OtelConfig();
 
   /**
    * Providers and keys declared in the file (`providers: { <id>: { base_url?, network_config?, keys: [...] } }`),

@@ -3,11 +3,22 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { droppedLogLines } from '../logging/logger.js';
 import { LOGGER } from '../logging/logging.module.js';
+import type { QueueDepth } from '../queue/queue-driver.js';
 import { CounterSeries, HistogramSeries, PlainCounter, PlainHistogram } from './plain-series.js';
 
 /** Why the append-log writer gave up on rows: its buffer was full, or the database refused them twice. */
 export type AppendLogDropReason = 'buffer_full' | 'write_failed';
 export const APPEND_LOG_DROP_REASONS: readonly AppendLogDropReason[] = ['buffer_full', 'write_failed'];
+/** A scrape waits this long for the queue depth before answering without it. */
+const QUEUE_DEPTH_TIMEOUT_MS = 1000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 /** Prometheus metrics of this process. One registry per application instance (tests run several). */
 @Injectable()
@@ -47,6 +58,31 @@ export class MetricsService {
     registers: [this.registry],
     collect: () => {
       for (const [kind, rows] of this.appendBufferSource()) this.appendBuffered.set({ kind }, rows);
+    },
+  });
+
+  /** Read at scrape time from the queue driver (a Redis round trip per queue with BullMQ), never per job. */
+  private queueDepthSource: () => Promise<QueueDepth[]> = () => Promise.resolve([]);
+  private readonly queueJobs = new Gauge({
+    name: 'gateway_queue_jobs',
+    help: 'Unfinished jobs by queue and state (waiting, delayed, active), read at scrape time',
+    labelNames: ['queue', 'state'] as const,
+    registers: [this.registry],
+    collect: async () => {
+      this.queueJobs.reset();
+      let depths: QueueDepth[];
+      try {
+        depths = await withTimeout(this.queueDepthSource(), QUEUE_DEPTH_TIMEOUT_MS);
+      } catch (err) {
+        // A queue backend that does not answer leaves the gauge empty rather than holding the scrape.
+        this.logger?.debug({ err }, 'queue depth not read');
+        return;
+      }
+      for (const { queue, waiting, delayed, active } of depths) {
+        this.queueJobs.set({ queue, state: 'waiting' }, waiting);
+        this.queueJobs.set({ queue, state: 'delayed' }, delayed);
+        this.queueJobs.set({ queue, state: 'active' }, active);
+      }
     },
   });
 
@@ -96,6 +132,11 @@ export class MetricsService {
   /** The writer's buffer sizes by kind, read at every scrape. */
   watchAppendLogBuffers(source: () => Iterable<[string, number]>): void {
     this.appendBufferSource = source;
+  }
+
+  /** The queue driver's job counts, read at every scrape. */
+  watchQueueDepth(source: () => Promise<QueueDepth[]>): void {
+    this.queueDepthSource = source;
   }
 
   render(): Promise<string> {

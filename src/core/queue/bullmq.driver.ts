@@ -14,7 +14,7 @@ import {
 } from './job-catalogue.js';
 import { JobHandlerRegistry } from './job-handler.registry.js';
 import { errorMessage, runJobAttempt } from './job-runner.js';
-import type { QueueDriver } from './queue-driver.js';
+import type { QueueDepth, QueueDriver } from './queue-driver.js';
 import type { EnqueueResult, JobState, JobView } from './job-view.js';
 
 /** BullMQ options of a job from its JOB_SETTINGS row (retries, backoff, how long finished jobs stay readable). */
@@ -119,6 +119,21 @@ export class BullMqQueueDriver implements QueueDriver {
       };
     }
     return null;
+  }
+
+  /** One Redis round trip per queue. */
+  jobCounts(): Promise<QueueDepth[]> {
+    return Promise.all(
+      [...this.queues.entries()].map(async ([name, queue]) => {
+        const counts = await queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active');
+        return {
+          queue: name,
+          waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+          delayed: counts.delayed ?? 0,
+          active: counts.active ?? 0,
+        };
+      }),
+    );
   }
 
   async startWorkers(): Promise<void> {

@@ -13,7 +13,7 @@ import {
 } from './job-catalogue.js';
 import type { JobHandlerRegistry } from './job-handler.registry.js';
 import { errorMessage, runJobAttempt } from './job-runner.js';
-import type { QueueDriver } from './queue-driver.js';
+import type { QueueDepth, QueueDriver } from './queue-driver.js';
 import type { EnqueueResult, JobState, JobView } from './job-view.js';
 
 interface JobRecord {
@@ -92,6 +92,22 @@ export class InProcessQueueDriver implements QueueDriver {
       created_at: record.createdAt.toISOString(),
       ...(record.finishedAt ? { finished_at: record.finishedAt.toISOString() } : {}),
     });
+  }
+
+  /** A scan of the jobs held (unfinished ones and finished ones kept for keepCompletedMs). */
+  jobCounts(): Promise<QueueDepth[]> {
+    const depths = new Map<QueueName, QueueDepth>();
+    for (const name of Object.keys(QUEUE_CONCURRENCY) as QueueName[]) {
+      depths.set(name, { queue: name, waiting: 0, delayed: 0, active: 0 });
+    }
+    for (const record of this.jobs.values()) {
+      const depth = depths.get(record.queue);
+      if (!depth) continue;
+      if (record.state === 'waiting') depth.waiting++;
+      else if (record.state === 'delayed') depth.delayed++;
+      else if (record.state === 'active') depth.active++;
+    }
+    return Promise.resolve([...depths.values()]);
   }
 
   startWorkers(): Promise<void> {

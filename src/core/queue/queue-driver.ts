@@ -1,6 +1,14 @@
 import type { JobName, JobPayloads } from './job-catalogue.js';
 import type { EnqueueResult, JobView } from './job-view.js';
 
+/** How many jobs of one queue wait, wait for their delay, or run. */
+export interface QueueDepth {
+  queue: string;
+  waiting: number;
+  delayed: number;
+  active: number;
+}
+
 /** Token of the active driver (BullMQ when redis_url is set, else in-process). */
 export const QUEUE_DRIVER = Symbol('QUEUE_DRIVER');
 
@@ -14,6 +22,8 @@ export interface QueueDriver {
     options: { jobId: string; delayMs?: number },
   ): Promise<EnqueueResult>;
   getJob(id: string): Promise<JobView | null>;
+  /** Unfinished jobs per queue by state (read at metrics scrape time, never per request). */
+  jobCounts(): Promise<QueueDepth[]>;
   /** Start workers and schedules (role worker/all only). */
   startWorkers(): Promise<void>;
   /** Stop taking new jobs, wait for active ones, release timers and connections. */

@@ -14,6 +14,7 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { LOGGER } from '../logging/logging.module.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { BullMqQueueDriver, processorFor } from './bullmq.driver.js';
 import { InProcessQueueDriver } from './in-process.driver.js';
 import { JOBS, QUEUES, type QueueName } from './job-catalogue.js';
@@ -25,7 +26,7 @@ import { QueueService } from './queue.service.js';
 
 /**
  * Starts workers once every module is initialised (handlers checked), then sweeps for jobs a restart lost; drains the
- * workers before pools close.
+ * workers before pools close. Hands the driver's job counts to the metrics (gauge `gateway_queue_jobs`).
  */
 @Injectable()
 class QueueLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -34,9 +35,11 @@ class QueueLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdow
     private readonly queue: QueueService,
     private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly metrics: MetricsService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    this.metrics.watchQueueDepth(() => this.driver.jobCounts());
     if (this.config.role === 'api') {
       if (this.driver.kind === 'in-process') {
         this.logger.warn('role api without redis_url: jobs are queued in this process and never run');

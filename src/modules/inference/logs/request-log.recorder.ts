@@ -18,6 +18,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_METADATA_ENTRIES = 32;
 const MAX_METADATA_VALUE_CHARS = 1024;
 
+/** What a row needs of the call (a request refused before its call was built has only these). */
+type LoggedCall = Pick<InferenceCall, 'kind' | 'body' | 'stream'>;
+
 /** Who sent a logged request and when: fixed when the request arrives. */
 export interface CallOrigin {
   /** The primary row's id: the request's own id (`x-request-id` of the answer) unless the caller chose that id. */
@@ -123,11 +126,10 @@ export class RequestLogRecorder {
       this.store.append(row, this.content(call!, row, last.fallbackIndex === 0, undefined));
       return;
     }
-    const pseudo: InferenceCall = call ?? {
+    const pseudo: LoggedCall = call ?? {
       kind,
       body: body && typeof body === 'object' && !Array.isArray(body) ? (body as Json) : {},
       stream: false,
-      signal: undefined as never,
     };
     const info = (view.body.extra_fields.routing_info ?? {}) as RoutingInfo;
     const row = this.baseRow(pseudo, origin, info, 0, origin.startedPerf, ended);
@@ -159,7 +161,7 @@ export class RequestLogRecorder {
   }
 
   private baseRow(
-    call: InferenceCall,
+    call: LoggedCall,
     origin: CallOrigin,
     routing: RoutingInfo,
     fallbackIndex: number,
@@ -226,7 +228,7 @@ export class RequestLogRecorder {
 
   /** The content row: the input on the primary's row, the output on the serving row; none when capture is off. */
   private content(
-    call: InferenceCall,
+    call: LoggedCall,
     row: RequestLogEntity,
     primary: boolean,
     output: unknown,

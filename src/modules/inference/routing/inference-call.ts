@@ -1,6 +1,7 @@
 import type { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import type { Cancellation } from '../../../core/outbound/cancellation.js';
+import type { RequestTrace } from '../../../core/tracing/inference-tracing.service.js';
 import type { OutboundResponse } from '../../../core/outbound/outbound-http.service.js';
 import type { InferenceKind, Json, ParsedResponse, StreamDecoder } from '../providers/provider-adapter.js';
 import type { CallOrigin } from '../logs/request-log.recorder.js';
@@ -27,6 +28,12 @@ export interface InferenceCall {
   directKey?: string;
   /** Aborted when the client goes away (or the gateway shuts down mid-stream). */
   signal: Cancellation;
+  /** The virtual key the request was authenticated with (metrics label, span attribute). */
+  virtualKey?: { readonly id: string; readonly name: string };
+  /** Where routing stands; the router updates it, so a failed request still tells its retries. */
+  progress: RouteProgress;
+  /** The request's span, when traces are on (`otel.endpoint`); undefined costs nothing further. */
+  trace?: RequestTrace;
   /** Set when the request is logged: the router appends each model of the chain that failed. */
   chain?: ChainFailure[];
   /** Set when the request is logged: who sent it and when. */
@@ -44,6 +51,13 @@ export interface ChainFailure {
   startedAt: number;
   endedAt: number;
   error: GatewayException;
+}
+
+/** Routing so far: retries (backoff waits), time waiting on providers, the index in `[model, ...fallbacks]` tried. */
+export interface RouteProgress {
+  retries: number;
+  upstreamLatencyMs: number;
+  fallbackIndex: number;
 }
 
 /** A served request: the attempt that answered and what it answered. */

@@ -4,7 +4,7 @@ import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { ProviderCatalog } from '../catalog/provider-catalog.service.js';
 import type { ProviderSnapshot } from '../catalog/provider-snapshot.js';
 import { providerTarget } from '../providers/provider-target.js';
-import type { InferenceCall, RoutedResult } from './inference-call.js';
+import type { InferenceCall, RouteProgress, RoutedResult } from './inference-call.js';
 import { pickKey, resolveAlias } from './key-selector.js';
 import { parseModelRef, type ModelRef } from './model-ref.js';
 import { bareCandidates, resolveModel, type ResolvedModel } from './model-resolver.js';
@@ -38,7 +38,7 @@ export class InferenceRouter {
     const fallbacks = (call.body.fallbacks as string[] | undefined) ?? [];
     const chain = [model, ...fallbacks].map(parseModelRef);
     const primary = chain[0]!;
-    const state = { retries: 0, upstreamLatencyMs: 0 };
+    const state = call.progress;
     let last: ModelFailure | undefined;
     for (let index = 0; index < chain.length; index++) {
       const ref = chain[index]!;
@@ -65,6 +65,7 @@ export class InferenceRouter {
         continue;
       }
       info.provider = resolved.provider;
+      state.fallbackIndex = index;
       if (index > 0) {
         info.is_fallback = true;
         const first = this.primaryOf(primary, snapshot);
@@ -104,7 +105,7 @@ export class InferenceRouter {
     call: InferenceCall,
     resolved: ResolvedModel,
     info: RoutingInfo,
-    state: { retries: number; upstreamLatencyMs: number },
+    state: RouteProgress,
   ): Promise<Omit<RoutedResult, 'fallbackIndex' | 'modelStartedAt' | 'modelRetries'> | ModelFailure> {
     const { adapter, network, keys, provider } = resolved;
     const dead = new Set<string>();

@@ -6,10 +6,12 @@ import {
   readBodyCapped,
   type OutboundResponse,
 } from '../../../core/outbound/outbound-http.service.js';
+import type { RequestTrace } from '../../../core/tracing/inference-tracing.service.js';
+import { endAttemptTrace, startAttemptTrace } from '../inference-tracing.js';
 import type { Json, ProviderTarget } from '../providers/provider-adapter.js';
 import { providerException } from '../providers/provider-exception.js';
 import { copyWithout } from '../providers/wire-json.js';
-import { REQUEST_TYPES, type InferenceCall, type RoutedResult } from './inference-call.js';
+import { REQUEST_TYPES, type InferenceCall, type RouteProgress, type RoutedResult } from './inference-call.js';
 import type { ResolvedModel } from './model-resolver.js';
 import { routingErrorFields, routingHeaders, routingSnapshot, type RoutingInfo } from './routing-info.js';
 
@@ -32,13 +34,47 @@ export class AttemptFailure {
 export class UpstreamAttempts {
   constructor(private readonly outbound: OutboundHttpService) {}
 
-  /** One upstream call. Resolves to the parsed answer (or live stream), or to the failure as a GatewayException. */
-  async attempt(
+  /**
+   * One upstream call. Resolves to the parsed answer (or live stream), or to the failure as a GatewayException. With
+   * a trace, the call is an attempt span, ended with the answer, the failure or, for a stream, the response headers.
+   */
+  attempt(
     call: InferenceCall,
     resolved: ResolvedModel,
     target: ProviderTarget,
     info: RoutingInfo,
-    state: { upstreamLatencyMs: number },
+    state: RouteProgress,
+  ): Promise<Pick<RoutedResult, 'unary' | 'stream'> | AttemptFailure> {
+    const trace = call.trace;
+    if (trace === undefined) return this.send(call, resolved, target, info, state);
+    return this.traced(trace, call, resolved, target, info, state);
+  }
+
+  private async traced(
+    trace: RequestTrace,
+    call: InferenceCall,
+    resolved: ResolvedModel,
+    target: ProviderTarget,
+    info: RoutingInfo,
+    state: RouteProgress,
+  ): Promise<Pick<RoutedResult, 'unary' | 'stream'> | AttemptFailure> {
+    const span = startAttemptTrace(trace, call, target, info.key ?? '');
+    try {
+      const outcome = await this.send(call, resolved, target, info, state);
+      endAttemptTrace(span, outcome);
+      return outcome;
+    } catch (err) {
+      span.end({ errorType: err instanceof Error ? err.name : 'unknown' });
+      throw err;
+    }
+  }
+
+  private async send(
+    call: InferenceCall,
+    resolved: ResolvedModel,
+    target: ProviderTarget,
+    info: RoutingInfo,
+    state: RouteProgress,
   ): Promise<Pick<RoutedResult, 'unary' | 'stream'> | AttemptFailure> {
     const { adapter, upstreamKind } = resolved;
     const body = copyWithout(resolved.source, GATEWAY_ONLY_FIELDS);

@@ -9,6 +9,7 @@ import { InferenceMetrics } from '../inference-metrics.js';
 import type { StreamCapture } from '../logs/stream-capture.js';
 import { outputOf } from '../logs/log-content.js';
 import { RequestLogRecorder } from '../logs/request-log.recorder.js';
+import { endFailedTrace, endServedTrace } from '../inference-tracing.js';
 import { PriceTable } from '../pricing/price-table.js';
 import { toOpenAiWireUsage, toResponsesWireUsage } from '../providers/openai-usage.js';
 import type { Json, StreamOutput, Usage } from '../providers/provider-adapter.js';
@@ -152,11 +153,14 @@ export class InferenceResponder {
       provider: info.provider ?? 'unknown',
       model: info.model ?? String(call.body.model),
       key: info.key ?? '',
+      virtual_key: call.virtualKey?.name,
       request_type: REQUEST_TYPES[call.kind],
       status: view.status,
       error_type: view.body.extra_fields.error_type as string | undefined,
+      retries: call.progress.retries,
       latency_seconds: (performance.now() - started) / 1000,
     });
+    if (call.trace) endFailedTrace(call.trace, call, view, info);
   }
 
   private record(
@@ -169,13 +173,17 @@ export class InferenceResponder {
     ttftMs?: number,
     failure?: GatewayException,
   ): void {
+    if (call.trace) endServedTrace(call.trace, result, status, usage, failure);
     this.metrics.record({
       provider: result.provider,
       model: result.routing.model ?? '',
       key: result.keyName,
+      virtual_key: call.virtualKey?.name,
       request_type: REQUEST_TYPES[call.kind],
       status,
       error_type: failure?.reason,
+      retries: result.retries,
+      fallback_index: result.fallbackIndex,
       latency_seconds: (performance.now() - started) / 1000,
       ttft_seconds: ttftMs === undefined ? undefined : ttftMs / 1000,
       usage,
@@ -184,7 +192,7 @@ export class InferenceResponder {
     // The access line of an inference request says who and what: never a secret (names and ids only).
     request.logFields = {
       ...request.logFields,
-      virtual_key: request.principal?.virtualKey?.name,
+      virtual_key: call.virtualKey?.name,
       provider: result.provider,
       model: result.routing.model,
       total_tokens: usage?.total_tokens,

@@ -5,8 +5,10 @@ import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { sendRawJson } from '../../../core/http/raw-json.js';
 import { Cancellation } from '../../../core/outbound/cancellation.js';
+import { InferenceTracing } from '../../../core/tracing/inference-tracing.service.js';
 import { ModelListingService } from '../catalog/model-listing.service.js';
 import { RequestLogRecorder } from '../logs/request-log.recorder.js';
+import { startInferenceTrace } from '../inference-tracing.js';
 import type { InferenceKind } from '../providers/provider-adapter.js';
 import type { InferenceCall } from '../routing/inference-call.js';
 import { InferenceRouter } from '../routing/inference-router.service.js';
@@ -34,6 +36,7 @@ export class InferenceController {
     private readonly responder: InferenceResponder,
     private readonly listing: ModelListingService,
     private readonly logs: RequestLogRecorder,
+    private readonly tracing: InferenceTracing,
   ) {}
 
   @Get('models')
@@ -146,6 +149,9 @@ export class InferenceController {
         directKey,
         signal: abort,
         ...(log ? { log, chain: [] } : {}),
+        virtualKey: request.principal?.virtualKey,
+        progress: { retries: 0, upstreamLatencyMs: 0, fallbackIndex: 0 },
+        trace: startInferenceTrace(this.tracing, kind, body, stream, request),
       };
       const result = await this.router.route(call);
       if (result.stream) {
