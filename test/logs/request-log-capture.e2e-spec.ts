@@ -220,6 +220,37 @@ describe(`request log capture (${RUN_MODE})`, () => {
         error: { type: res.body.error.type, code: res.body.error.code, message: res.body.error.message },
       },
     });
+    // Raw bodies only with logs.capture_raw.
+    expect(res.body.extra_fields.raw_request).toBeUndefined();
+    expect(rows[0].raw_request).toBeNull();
+  });
+
+  it('logs.capture_raw keeps the provider bodies in rows and in error extra fields', async () => {
+    const raw = await startInferenceStack({ logs: { capture_raw: true } });
+    try {
+      const ok = await raw.inference.post('/v1/chat/completions', chat('raw please'));
+      expect(ok.status).toBe(200);
+      const row = (await raw.admin.get(`/api/logs/${ok.headers.get('x-request-id')}`)).body;
+      expect(JSON.parse(row.raw_request)).toMatchObject({
+        model: 'gpt-4o-mini',
+        messages: chat('raw please').messages,
+      });
+      expect(JSON.parse(row.raw_response)).toMatchObject({ object: 'chat.completion', id: ok.body.id });
+      expect(row.raw_request).not.toContain('sk-oa-');
+
+      raw.sim.scenario({
+        match: { family: 'openai' },
+        responses: [{ status: 418, body: { error: { message: 'teapot', type: 'weird' } } }],
+      });
+      const bad = await raw.inference.post('/v1/chat/completions', chat('raw error'));
+      expect(bad.status).toBe(418);
+      expect(bad.body.extra_fields.raw_request).toMatchObject({ model: 'gpt-4o-mini' });
+      expect(bad.body.extra_fields.raw_response).toEqual({ error: { message: 'teapot', type: 'weird' } });
+      const errRow = (await raw.admin.get(`/api/logs/${bad.headers.get('x-request-id')}`)).body;
+      expect(JSON.parse(errRow.raw_response)).toEqual({ error: { message: 'teapot', type: 'weird' } });
+    } finally {
+      await raw.close();
+    }
   });
 
   it('a request refused before routing (bad body) is logged with the param', async () => {

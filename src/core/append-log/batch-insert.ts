@@ -36,10 +36,11 @@ export function errorCodeOf(err: unknown): string {
 /** How an entity's rows become one INSERT's parameters, derived once per entity from its metadata. */
 interface EntityLayout {
   table: string;
+  /** The quoted column names, in order. */
+  names: string;
   columns: Array<{
     name: string;
     property: string;
-    json: 'json' | 'jsonb' | null;
     /** Text columns: strings are fitted (NUL removed, cut to the declared length) rather than refused. */
     text: boolean;
     maxLength?: number;
@@ -58,13 +59,13 @@ function layoutOf(db: DataSource, target: EntityTarget<ObjectLiteral>): EntityLa
   if (!layout) {
     layout = {
       table: metadata.schema ? `${quote(metadata.schema)}.${quote(metadata.tableName)}` : quote(metadata.tableName),
+      names: metadata.columns.map((c) => quote(c.databaseName)).join(','),
       columns: metadata.columns.map((c) => {
         const type = typeof c.type === 'string' ? c.type : '';
         const length = Number.parseInt(c.length, 10);
         return {
           name: c.databaseName,
           property: c.propertyPath,
-          json: type === 'jsonb' || type === 'json' ? type : null,
           text: TEXT_TYPES.has(type),
           ...(Number.isInteger(length) && length > 0 ? { maxLength: length } : {}),
         };
@@ -75,22 +76,21 @@ function layoutOf(db: DataSource, target: EntityTarget<ObjectLiteral>): EntityLa
   return layout;
 }
 
+/** A value as its column takes it from JSON: text fitted (NUL removed, cut to length); everything else as is. */
 function columnValue(column: EntityLayout['columns'][number], value: unknown): unknown {
   if (value === undefined || value === null) return null;
-  if (column.json) {
-    const json = JSON.stringify(value);
-    return column.json === 'jsonb' ? jsonbText(json) : json;
-  }
   if (column.text && typeof value === 'string') return textColumn(value, column.maxLength);
   return value;
 }
 
 /**
- * One multi-row INSERT of `rows`. Entity rows are written with SQL built from the entity's column layout (TypeORM's
- * query builder costs more than the proxied call on a busy data plane): every column in order, undefined as NULL,
- * JSON columns serialized, everything else as the driver binds it. Any input is stored: text is fitted to its column
- * (NUL removed, over-long values cut with a marker) and NUL escapes are removed from jsonb, so no row is lost to a
- * value the database would refuse.
+ * One multi-row INSERT of `rows`. Entity rows travel as one JSON array parameter that the database expands into rows
+ * (`json_populate_recordset` over the table's own row type): one parameter instead of one per column and row, which
+ * costs the gateway a JSON.stringify instead of binding thousands of parameters (about half the CPU of a batch on
+ * PGlite, where the database runs in the gateway's process). Every column is written (undefined as NULL), JSON
+ * columns take the nested value, dates their ISO text. Any input is stored: text is fitted to its column (NUL
+ * removed, over-long values cut with a marker) and NUL escapes are removed from the JSON, which text and jsonb
+ * refuse, so no row is lost to a value the database would refuse.
  */
 export async function insertRows(db: DataSource, into: InsertTarget, rows: ObjectLiteral[]): Promise<void> {
   if (into.columns) {
@@ -108,18 +108,16 @@ export async function insertRows(db: DataSource, into: InsertTarget, rows: Objec
     return;
   }
   const layout = layoutOf(db, into.target);
-  const params: unknown[] = [];
-  const tuples: string[] = [];
-  for (const row of rows) {
-    const slots: string[] = [];
-    for (const column of layout.columns) {
-      params.push(columnValue(column, row[column.property] as unknown));
-      slots.push(`$${params.length}`);
-    }
-    tuples.push(`(${slots.join(',')})`);
-  }
-  const names = layout.columns.map((c) => quote(c.name)).join(',');
-  await db.query(`INSERT INTO ${layout.table} (${names}) VALUES ${tuples.join(',')}`, params);
+  const records = rows.map((row) => {
+    const record: Record<string, unknown> = {};
+    for (const column of layout.columns) record[column.name] = columnValue(column, row[column.property] as unknown);
+    return record;
+  });
+  await db.query(
+    `INSERT INTO ${layout.table} (${layout.names}) SELECT ${layout.names} ` +
+      `FROM json_populate_recordset(NULL::${layout.table}, $1::json)`,
+    [jsonbText(JSON.stringify(records))],
+  );
 }
 
 /**

@@ -6,7 +6,13 @@ import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { redactPayload } from '../../../core/secrets/payload-redaction.js';
 import type { Json, Usage } from '../providers/provider-adapter.js';
-import { REQUEST_TYPES, type ChainFailure, type InferenceCall, type RoutedResult } from '../routing/inference-call.js';
+import {
+  REQUEST_TYPES,
+  type ChainFailure,
+  type InferenceCall,
+  type RawExchange,
+  type RoutedResult,
+} from '../routing/inference-call.js';
 import type { RoutingInfo } from '../routing/routing-info.js';
 import type { RequestLogContentEntity } from './entities/request-log-content.entity.js';
 import type { RequestLogEntity } from './entities/request-log.entity.js';
@@ -17,6 +23,22 @@ import { StreamCapture } from './stream-capture.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_METADATA_ENTRIES = 32;
 const MAX_METADATA_VALUE_CHARS = 1024;
+
+const EMPTY_CONTENT = {
+  search_text: null,
+  input_history: null,
+  output_message: null,
+  params: null,
+  tools: null,
+};
+
+/** The raw bodies an error carries in its extra fields (`logs.capture_raw`), as text. */
+function rawOf(body: { extra_fields?: Record<string, unknown> } | null): RawExchange | undefined {
+  const fields = body?.extra_fields;
+  if (!fields || (fields.raw_request === undefined && fields.raw_response === undefined)) return undefined;
+  const text = (v: unknown) => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v));
+  return { request: text(fields.raw_request), response: text(fields.raw_response) };
+}
 
 /** What a row needs of the call (a request refused before its call was built has only these). */
 type LoggedCall = Pick<InferenceCall, 'kind' | 'body' | 'stream'>;
@@ -31,6 +53,8 @@ export interface CallOrigin {
   virtualKey?: { id: string; name: string; team_id: string | null; customer_id: string | null };
   metadata: Record<string, string> | null;
   capture: StreamCapture | undefined;
+  /** `logs.capture_raw`: provider bodies go into the rows and into error extra fields. */
+  captureRaw: boolean;
 }
 
 /** The end of a served request (the answer sent, or the stream over). */
@@ -54,6 +78,7 @@ export class RequestLogRecorder {
   private readonly captureContent: boolean;
   private readonly maxContent: number;
   private readonly metadataPrefix: string;
+  private readonly captureRaw: boolean;
 
   constructor(
     private readonly store: RequestLogStore,
@@ -63,6 +88,7 @@ export class RequestLogRecorder {
     this.captureContent = config.logs.capture_content;
     this.maxContent = config.logs.max_content_bytes;
     this.metadataPrefix = config.logs.metadata_header_prefix;
+    this.captureRaw = config.logs.capture_raw;
   }
 
   /** The call's origin, or undefined when logs are off; `started` is the handler's performance.now(). */
@@ -78,6 +104,7 @@ export class RequestLogRecorder {
       virtualKey: vk ? { id: vk.id, name: vk.name, team_id: vk.team_id, customer_id: vk.customer_id } : undefined,
       metadata: this.metadataOf(request),
       capture: stream && this.captureContent ? new StreamCapture(this.maxContent) : undefined,
+      captureRaw: this.captureRaw,
     };
   }
 
@@ -102,7 +129,7 @@ export class RequestLogRecorder {
     }
     const produced = origin.capture ? origin.capture.result() : outcome.output;
     row.stop_reason = produced?.stopReason ?? null;
-    this.store.append(row, this.content(call, row, primary, produced?.output));
+    this.store.append(row, this.content(call, row, primary, produced?.output, result.raw));
   }
 
   /** A request that got no provider's answer: a row per model tried, or one row when none was. */
@@ -123,7 +150,7 @@ export class RequestLogRecorder {
       row.status_code = view.status;
       row.error_details = view.body as unknown as Json;
       row.error_type = (view.body.extra_fields.error_type as string | undefined) ?? row.error_type;
-      this.store.append(row, this.content(call!, row, last.fallbackIndex === 0, undefined));
+      this.store.append(row, this.content(call!, row, last.fallbackIndex === 0, undefined, rawOf(view.body)));
       return;
     }
     const pseudo: LoggedCall = call ?? {
@@ -146,7 +173,8 @@ export class RequestLogRecorder {
   private writeChain(call: InferenceCall, origin: CallOrigin, chain: readonly ChainFailure[]): void {
     for (const failure of chain) {
       const row = this.chainRow(call, origin, failure, failure.endedAt);
-      this.store.append(row, this.content(call, row, failure.fallbackIndex === 0, undefined));
+      const raw = rawOf(row.error_details as { extra_fields?: Record<string, unknown> } | null);
+      this.store.append(row, this.content(call, row, failure.fallbackIndex === 0, undefined, raw));
     }
   }
 
@@ -232,11 +260,23 @@ export class RequestLogRecorder {
     row: RequestLogEntity,
     primary: boolean,
     output: unknown,
+    raw?: RawExchange,
   ): RequestLogContentEntity | null {
-    if (!this.captureContent) return null;
+    const rawRequest = raw?.request === undefined ? null : raw.request.slice(0, this.maxContent);
+    const rawResponse = raw?.response === undefined ? null : raw.response.slice(0, this.maxContent);
+    if (!this.captureContent) {
+      if (rawRequest === null && rawResponse === null) return null;
+      return {
+        ...EMPTY_CONTENT,
+        log_id: row.id,
+        timestamp: row.timestamp,
+        raw_request: rawRequest,
+        raw_response: rawResponse,
+      };
+    }
     const input = primary ? inputOf(call.kind, call.body) : undefined;
     if (input) row.content_summary = input.summary;
-    if (!input && output === undefined) return null;
+    if (!input && output === undefined && rawRequest === null && rawResponse === null) return null;
     return {
       log_id: row.id,
       timestamp: row.timestamp,
@@ -245,8 +285,8 @@ export class RequestLogRecorder {
       output_message: output === undefined ? null : redactPayload(output, this.maxContent),
       params: input?.params ?? null,
       tools: input ? redactPayload(input.tools, this.maxContent) : null,
-      raw_request: null,
-      raw_response: null,
+      raw_request: rawRequest,
+      raw_response: rawResponse,
     };
   }
 

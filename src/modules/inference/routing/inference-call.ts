@@ -53,6 +53,12 @@ export interface ChainFailure {
   error: GatewayException;
 }
 
+/** A provider exchange as it went over the wire (bodies only: headers, which carry keys, never). */
+export interface RawExchange {
+  request?: string;
+  response?: string;
+}
+
 /** Routing so far: retries (backoff waits), time waiting on providers, the index in `[model, ...fallbacks]` tried. */
 export interface RouteProgress {
   retries: number;
@@ -81,4 +87,6 @@ export interface RoutedResult {
   modelRetries: number;
   unary?: ParsedResponse;
   stream?: { upstream: OutboundResponse; decoder: StreamDecoder };
+  /** With `logs.capture_raw`: the body sent upstream and the unary answer's body as received. */
+  raw?: RawExchange;
 }

@@ -44,7 +44,7 @@ export class UpstreamAttempts {
     target: ProviderTarget,
     info: RoutingInfo,
     state: RouteProgress,
-  ): Promise<Pick<RoutedResult, 'unary' | 'stream'> | AttemptFailure> {
+  ): Promise<Pick<RoutedResult, 'unary' | 'stream' | 'raw'> | AttemptFailure> {
     const trace = call.trace;
     if (trace === undefined) return this.send(call, resolved, target, info, state);
     return this.traced(trace, call, resolved, target, info, state);
@@ -57,7 +57,7 @@ export class UpstreamAttempts {
     target: ProviderTarget,
     info: RoutingInfo,
     state: RouteProgress,
-  ): Promise<Pick<RoutedResult, 'unary' | 'stream'> | AttemptFailure> {
+  ): Promise<Pick<RoutedResult, 'unary' | 'stream' | 'raw'> | AttemptFailure> {
     const span = startAttemptTrace(trace, call, target, info.key ?? '');
     try {
       const outcome = await this.send(call, resolved, target, info, state);
@@ -75,11 +75,12 @@ export class UpstreamAttempts {
     target: ProviderTarget,
     info: RoutingInfo,
     state: RouteProgress,
-  ): Promise<Pick<RoutedResult, 'unary' | 'stream'> | AttemptFailure> {
+  ): Promise<Pick<RoutedResult, 'unary' | 'stream' | 'raw'> | AttemptFailure> {
     const { adapter, upstreamKind } = resolved;
     const body = copyWithout(resolved.source, GATEWAY_ONLY_FIELDS);
     body.model = target.model;
     const request = adapter.buildRequest(upstreamKind, body, target, call.stream);
+    const captureRaw = call.log?.captureRaw === true;
     const started = performance.now();
     let upstream: OutboundResponse;
     try {
@@ -99,7 +100,8 @@ export class UpstreamAttempts {
       if (upstream.status >= 200 && upstream.status < 300) {
         if (call.stream) {
           state.upstreamLatencyMs += performance.now() - started;
-          return { stream: { upstream, decoder: adapter.streamDecoder(upstreamKind, target) } };
+          const stream = { upstream, decoder: adapter.streamDecoder(upstreamKind, target) };
+          return captureRaw ? { stream, raw: { request: request.body } } : { stream };
         }
         const bytes = await readBodyCapped(upstream.body, MAX_UNARY_BYTES, target.provider);
         state.upstreamLatencyMs += performance.now() - started;
@@ -122,12 +124,14 @@ export class UpstreamAttempts {
         if (unary.answeredModel && unary.answeredModel !== target.model) {
           info.server_side_fallback_model = unary.answeredModel;
         }
-        return { unary };
+        return captureRaw ? { unary, raw: { request: request.body, response: bytes.toString('utf8') } } : { unary };
       }
       const text = (await readBodyCapped(upstream.body, MAX_ERROR_BYTES, target.provider)).toString('utf8');
       state.upstreamLatencyMs += performance.now() - started;
       const error = adapter.parseError(upstream.status, upstream.headers, text);
-      const relayed = providerException(error, { extraFields: errorFields(info, call), headers: routingHeaders(info) });
+      const extraFields = errorFields(info, call);
+      if (captureRaw) Object.assign(extraFields, rawErrorFields(request.body, text));
+      const relayed = providerException(error, { extraFields, headers: routingHeaders(info) });
       return new AttemptFailure(relayed, upstream.status, error.retryAfterMs);
     } catch (err) {
       upstream.body.destroy();
@@ -135,6 +139,19 @@ export class UpstreamAttempts {
       return asAttemptError(err, info, call);
     }
   }
+}
+
+/** `raw_request` / `raw_response` of an error's extra fields: the bodies as JSON when they are, else as text. */
+function rawErrorFields(request: string | undefined, response: string): Record<string, unknown> {
+  const asJson = (text: string | undefined): unknown => {
+    if (text === undefined || text === '') return text;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  };
+  return { raw_request: asJson(request), raw_response: asJson(response) };
 }
 
 /** A transport failure (connection refused, timeout, a body that broke off): status 0, retried and fallen back. */

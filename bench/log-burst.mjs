@@ -1,0 +1,95 @@
+// The request-log writer under a burst: chat completions offered at --rate req/s (default 5,000, open loop over
+// --connections sockets) for N seconds through the built gateway, then every request the gateway answered is looked
+// for in the logs. Nothing may be lost silently: rows written + rows counted as dropped (GET /api/logs/dropped) must
+// equal the requests answered. Run twice: with the default writer settings (expected: nothing dropped), and with a
+// writer too small for the burst (--small-buffer rows, 1 s flush), where drops must happen and be counted exactly.
+// What the gateway achieves is limited by this machine (the load generator and the simulator share its cores); the
+// achieved rate is printed beside the offered one.
+//
+// Usage: npm run build && node bench/log-burst.mjs [seconds=10] [--rate 5000] [--connections 256]
+//          [--small-buffer 200] [--scale-out]
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runBench } from './lib/cleanup.mjs';
+import { manage, startGateway } from './lib/gateway.mjs';
+import { chatBody, isChatCompletion, spawnSimulator, wireGateway } from './lib/inference.mjs';
+import { runLoad } from './lib/load.mjs';
+import { machineLine } from './lib/report.mjs';
+import { createScratchScaleOut, scaleOutRequested } from './lib/scale-out.mjs';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    rate: { type: 'string', default: '5000' },
+    connections: { type: 'string', default: '256' },
+    'small-buffer': { type: 'string', default: '200' },
+    'scale-out': { type: 'boolean', default: false },
+  },
+});
+const seconds = Number(positionals[0] ?? 10);
+const rate = Number(values.rate);
+const connections = Number(values.connections);
+const scaleOut = values['scale-out'] || scaleOutRequested();
+
+/** Rows of the logs once every buffered row is written (a read flushes the writer first). */
+async function rowCount(gw) {
+  const page = await manage(gw, 'GET', '/api/logs?limit=1');
+  return page.pagination.total_count;
+}
+
+await runBench(
+  async () => {
+    console.log(machineLine());
+    const sim = await spawnSimulator();
+    const runs = [
+      { name: 'default writer', config: {} },
+      {
+        name: `writer of ${values['small-buffer']} rows`,
+        config: { append_log: { max_buffered_rows: Number(values['small-buffer']), flush_interval: '1s' } },
+      },
+    ];
+    const lines = [];
+    for (const run of runs) {
+      const dir = mkdtempSync(join(tmpdir(), 'gw-bench-config-'));
+      const file = join(dir, 'config.json');
+      writeFileSync(file, JSON.stringify(run.config));
+      const env = { GATEWAY_OUTBOUND_ALLOW_LOOPBACK: 'true' };
+      if (scaleOut) Object.assign(env, (await createScratchScaleOut()).env);
+      const gw = await startGateway({ env, args: ['--config', file], label: run.name });
+      const target = await wireGateway(gw, sim);
+      const body = chatBody({ model: target.model });
+      const r = await runLoad({
+        url: target.url,
+        method: 'POST',
+        headers: target.headers,
+        body,
+        check: isChatCompletion,
+        connections,
+        durationMs: seconds * 1000,
+        rate,
+      });
+      const answered = r.requests;
+      const rows = await rowCount(gw);
+      const dropped = await manage(gw, 'GET', '/api/logs/dropped');
+      const exact = rows + dropped.dropped === answered;
+      const line =
+        `| ${run.name} | ${rate} | ${r.rps.toFixed(0)} | ${answered} | ${rows} | ${dropped.dropped} ` +
+        `(buffer_full ${dropped.buffer_full}, write_failed ${dropped.write_failed}) | ${exact ? 'yes' : '**NO**'} |`;
+      console.log(
+        `${run.name}: offered ${rate} req/s, answered ${answered} (${r.rps.toFixed(0)} req/s, ${r.errors} errors, ` +
+          `${r.bad} refused), rows ${rows}, dropped ${dropped.dropped}: ${exact ? 'every request accounted for' : 'MISMATCH'}`,
+      );
+      lines.push(line);
+      await gw.stop();
+      if (!exact) process.exitCode = 1;
+    }
+    console.log(
+      `\n| ${seconds} s burst | offered req/s | answered req/s | requests | rows | dropped | rows + dropped = requests |`,
+    );
+    console.log('| --- | --- | --- | --- | --- | --- | --- |');
+    for (const line of lines) console.log(line);
+  },
+  { maxSeconds: 400 + 2 * seconds },
+);

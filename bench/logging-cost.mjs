@@ -1,0 +1,120 @@
+// What request logging costs the request path: two gateways of this build side by side, one with `logs.enabled`
+// (the default: a row per request, content captured, written in batches) and one with it off, each on its own fresh
+// app dir (embedded default, or --scale-out), in front of one provider simulator. Rounds alternate (on off, off on, …)
+// so machine noise hits both alike; each round reports req/s and the CPU the serving gateway spent per request (its
+// own process, from /proc). Unary, then streaming. Target (issue 10): logging costs <= 5 % of req/s.
+// At the end the logged gateway's rows are counted against the requests it served (none may be missing).
+//
+// Usage: npm run build && node bench/logging-cost.mjs [seconds=8] [rounds=4] [--connections 50] [--scale-out]
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runBench } from './lib/cleanup.mjs';
+import { manage, startGateway } from './lib/gateway.mjs';
+import { chatBody, cpuMs, isChatCompletion, isCompleteStream, spawnSimulator, wireGateway } from './lib/inference.mjs';
+import { runLoad } from './lib/load.mjs';
+import { machineLine } from './lib/report.mjs';
+import { createScratchScaleOut, scaleOutRequested } from './lib/scale-out.mjs';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    connections: { type: 'string', default: '50' },
+    'scale-out': { type: 'boolean', default: false },
+  },
+});
+const seconds = Number(positionals[0] ?? 8);
+const rounds = Number(positionals[1] ?? 4);
+const connections = Number(values.connections);
+const scaleOut = values['scale-out'] || scaleOutRequested();
+const TARGET = 0.95;
+
+await runBench(
+  async () => {
+    console.log(machineLine());
+    const sim = await spawnSimulator();
+    const variants = [
+      { name: 'logs on', logs: { enabled: true } },
+      { name: 'logs off', logs: { enabled: false } },
+    ];
+    for (const v of variants) {
+      const dir = mkdtempSync(join(tmpdir(), 'gw-bench-config-'));
+      const file = join(dir, 'config.json');
+      writeFileSync(file, JSON.stringify({ logs: v.logs }));
+      const env = { GATEWAY_OUTBOUND_ALLOW_LOOPBACK: 'true' };
+      if (scaleOut) Object.assign(env, (await createScratchScaleOut()).env);
+      v.gw = await startGateway({ env, args: ['--config', file], label: v.name });
+      v.target = await wireGateway(v.gw, sim);
+    }
+    const summary = [];
+    for (const stream of [false, true]) {
+      const body = chatBody({ model: variants[0].target.model, stream });
+      const check = stream ? isCompleteStream : isChatCompletion;
+      const load = async (v, ms) => {
+        const r = await runLoad({
+          url: v.target.url,
+          method: 'POST',
+          headers: v.target.headers,
+          body,
+          check,
+          connections,
+          durationMs: ms,
+        });
+        v.served = (v.served ?? 0) + r.requests + r.errors;
+        return r;
+      };
+      for (const v of variants) {
+        await load(v, 3000);
+        v.cpu = 0;
+        v.requests = 0;
+        v.rps = [];
+      }
+      const kind = stream ? 'streaming' : 'unary';
+      console.log(`${kind} chat completions, ${connections} connections, ${rounds} x ${seconds} s`);
+      for (let round = 0; round < rounds; round++) {
+        for (const v of round % 2 ? [...variants].reverse() : variants) {
+          const before = cpuMs(v.gw.pid);
+          const r = await load(v, seconds * 1000);
+          const cpu = cpuMs(v.gw.pid) - before;
+          if (r.errors || r.bad) throw new Error(`${v.name}: ${r.errors} errors, ${r.bad} refused (${r.firstBad})`);
+          v.cpu += cpu;
+          v.requests += r.requests;
+          v.rps.push(r.rps);
+          console.log(
+            `  round ${round + 1} ${v.name}: ${r.rps.toFixed(0)} req/s, CPU ${(cpu / r.requests).toFixed(3)} ms/req`,
+          );
+        }
+      }
+      const [on, off] = variants.map((v) => ({
+        rps: v.rps.reduce((a, b) => a + b, 0) / v.rps.length,
+        cpu: v.cpu / v.requests,
+      }));
+      const share = on.rps / off.rps;
+      console.log(
+        `${kind}: logs on ${on.rps.toFixed(0)} req/s (${on.cpu.toFixed(3)} ms CPU/req), ` +
+          `off ${off.rps.toFixed(0)} req/s (${off.cpu.toFixed(3)} ms CPU/req): ${share.toFixed(3)}x ` +
+          `(${share >= TARGET ? 'meets' : 'misses'} >= ${TARGET}x); CPU per request ${(on.cpu / off.cpu).toFixed(3)}x`,
+      );
+      summary.push(
+        `| ${kind} | ${on.rps.toFixed(0)} | ${off.rps.toFixed(0)} | **${share.toFixed(2)}x** | ` +
+          `${on.cpu.toFixed(3)} / ${off.cpu.toFixed(3)} ms |`,
+      );
+    }
+    // Every request the logged gateway served has its row (none dropped, none lost).
+    const [logged] = variants;
+    const served = await manage(logged.gw, 'GET', '/api/logs?limit=1');
+    const dropped = await manage(logged.gw, 'GET', '/api/logs/dropped');
+    const rows = served.pagination.total_count;
+    console.log(
+      `logged gateway: ${logged.served} requests sent, ${rows} rows, dropped ${dropped.dropped}` +
+        ` (${rows + dropped.dropped === logged.served ? 'every request accounted for' : 'MISMATCH'})`,
+    );
+    console.log(
+      `\n| at ${connections} connections | logs on req/s | logs off req/s | on / off | CPU per request, on / off |`,
+    );
+    console.log('| --- | --- | --- | --- | --- |');
+    for (const line of summary) console.log(line);
+  },
+  { maxSeconds: 300 + 4 * rounds * (seconds + 5) },
+);
