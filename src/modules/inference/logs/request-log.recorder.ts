@@ -173,7 +173,7 @@ export class RequestLogRecorder {
   private writeChain(call: InferenceCall, origin: CallOrigin, chain: readonly ChainFailure[]): void {
     for (const failure of chain) {
       const row = this.chainRow(call, origin, failure, failure.endedAt);
-      const raw = rawOf(row.error_details as { extra_fields?: Record<string, unknown> } | null);
+      const raw = rawOf(row.error_details);
       this.store.append(row, this.content(call, row, failure.fallbackIndex === 0, undefined, raw));
     }
   }
