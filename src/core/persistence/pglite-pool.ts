@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { PGlite, types, type PGliteOptions, type Results } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Results } from '@electric-sql/pglite';
+import { createPGlite, EMBEDDED_POSTGRESQL_CONF, type EngineOptions, type PGliteEngine } from './pglite-engine.js';
+import { PGliteThread } from './pglite-thread.js';
 
 type Callback<T> = (err: Error | null, value?: T) => void;
 interface PgLikeResult {
@@ -14,37 +15,30 @@ interface PgLikeResult {
   fields: Results['fields'];
 }
 
-/** Parses values the way node-postgres does, so entities read the same types on both databases. */
-const PG_COMPATIBLE_PARSERS = {
-  [types.INT8]: (v: string) => v,
-  [types.NUMERIC]: (v: string) => v,
-};
-
 function commandOf(sql: string): string {
   return /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? '';
 }
 
 /**
- * Postgres settings of the embedded database. Postgres' defaults size shared buffers for a server of its own (128 MB);
- * inside the gateway's process a small working set fits in 16 MB, which saves about 60 MB of the WASM heap (measured
- * with `bench/rss.mjs`; the WASM memory cannot start below 128 MB, PGlite's floor).
+ * Opens the embedded database. On a fresh data dir initdb would leave the instance's WASM memory grown to ~600 MB for
+ * good (WebAssembly memory never shrinks), so the database is created in a short-lived worker first, whose memory
+ * goes with it (about a second, once per data dir). Then PGlite runs in a worker thread of its own (pglite-thread),
+ * so database work never holds the event loop that serves requests; run from TypeScript sources (the tests) there is
+ * no compiled worker, and it runs in this thread.
  */
-const EMBEDDED_POSTGRESQL_CONF = ['shared_buffers = 16MB', 'wal_buffers = 1MB', 'temp_buffers = 1MB'];
-
-/**
- * Opens PGlite. On a fresh data dir initdb would leave the instance's WASM memory grown to ~600 MB for good (WebAssembly
- * memory never shrinks), so the database is created in a worker thread first, whose memory goes with it (about a
- * second, once per data dir).
- */
-async function openPGlite(options: PGliteOptions): Promise<PGlite> {
-  const { dataDir, postgresqlconf } = options;
+async function openEngine(options: EngineOptions): Promise<PGliteEngine> {
+  const { dataDir } = options;
   if (dataDir !== undefined && !options.loadDataDir && !existsSync(join(dataDir, 'PG_VERSION'))) {
     const worker = new URL('./pglite-initdb.worker.js', import.meta.url);
-    // Run from TypeScript sources (the tests) there is no compiled worker: create in this thread instead.
-    if (existsSync(fileURLToPath(worker))) await runWorker(worker, { dataDir, postgresqlconf });
-    else await (await PGlite.create(options)).close();
+    if (existsSync(fileURLToPath(worker))) {
+      await runWorker(worker, { dataDir, postgresqlconf: EMBEDDED_POSTGRESQL_CONF });
+    } else {
+      await (await createPGlite({ dataDir })).close();
+    }
   }
-  return PGlite.create(options);
+  const thread = new URL('./pglite-thread.worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(thread))) return PGliteThread.start(thread, options);
+  return createPGlite(options);
 }
 
 function runWorker(file: URL, data: unknown): Promise<void> {
@@ -63,25 +57,14 @@ function runWorker(file: URL, data: unknown): Promise<void> {
  * waiting on a second one (that would wait forever here, as it would on a pool of size one).
  */
 export class PGlitePool extends EventEmitter {
-  private readonly ready: Promise<PGlite>;
+  private readonly ready: Promise<PGliteEngine>;
   private busy = false;
   private readonly waiting: Array<() => void> = [];
   private closed = false;
 
-  constructor(dataDir: string | undefined, options: PGliteOptions = {}) {
+  constructor(dataDir: string | undefined, options: Omit<EngineOptions, 'dataDir'> = {}) {
     super();
-    this.ready = openPGlite({
-      dataDir,
-      postgresqlconf: EMBEDDED_POSTGRESQL_CONF,
-      // Trigram indexes serve the request logs' content search, as on a server where the migration creates pg_trgm.
-      extensions: { pg_trgm },
-      ...options,
-      parsers: { ...PG_COMPATIBLE_PARSERS, ...options.parsers },
-    });
-  }
-
-  get instance(): Promise<PGlite> {
-    return this.ready;
+    this.ready = openEngine({ dataDir, ...options });
   }
 
   connect(callback: (err: Error | null, client?: PGliteClient, release?: () => void) => void): void {
@@ -150,7 +133,7 @@ export class PGlitePool extends EventEmitter {
 }
 
 export class PGliteClient extends EventEmitter {
-  constructor(private readonly db: PGlite) {
+  constructor(private readonly db: PGliteEngine) {
     super();
   }
 
