@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { RequestLogCoveringIndexes1795700000000 } from './1795700000000-RequestLogCoveringIndexes.js';
 import { RequestLogs1795632738572 } from './1795632738572-RequestLogs.js';
 import { InferenceProviders1795447065316 } from './1795447065316-InferenceProviders.js';
 import { SessionCredentialStamp1795440559534 } from './1795440559534-SessionCredentialStamp.js';
@@ -18,4 +19,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   SessionCredentialStamp1795440559534,
   InferenceProviders1795447065316,
   RequestLogs1795632738572,
+  RequestLogCoveringIndexes1795700000000,
 ];

@@ -17,11 +17,13 @@ export function scaleOutRequested(argv = process.argv) {
 /**
  * Creates the scratch database and picks the Redis prefix. Returns `{ env, databaseName, redisPrefix, drop() }`:
  * `env` holds DATABASE_URL, REDIS_URL and GATEWAY_REDIS_PREFIX for the gateway; `drop()` (also run on cleanup; call
- * it after the gateway has stopped) drops the database, deletes the prefix's keys and resolves `{ deletedKeys }`.
+ * it after the gateway has stopped) drops the database (unless `keepDatabase`: then it is the caller's to drop),
+ * deletes the prefix's keys and resolves `{ deletedKeys }`.
  */
 export async function createScratchScaleOut({
   databaseUrl = process.env.BENCH_DATABASE_URL || DEFAULT_DATABASE_URL,
   redisUrl = process.env.BENCH_REDIS_URL || DEFAULT_REDIS_URL,
+  keepDatabase = false,
 } = {}) {
   const suffix = randomBytes(6).toString('hex');
   const databaseName = `gw_bench_${suffix}`;
@@ -51,7 +53,7 @@ export async function createScratchScaleOut({
 
   const drop = onCleanup(async () => {
     const deletedKeys = await deleteKeys(redisUrl, `${redisPrefix}*`);
-    await dropDatabase(databaseUrl, databaseName);
+    if (!keepDatabase) await dropDatabase(databaseUrl, databaseName);
     return { deletedKeys };
   });
   return {

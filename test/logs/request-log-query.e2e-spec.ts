@@ -204,6 +204,8 @@ describe(`request log queries (${RUN_MODE})`, () => {
     [{ content_search: '100%' }, ['d']],
     [{ content_search: 'ick_br' }, []],
     [{ content_search: 'literal_match' }, ['d']],
+    [{ content_search: 'quick', start_time: at(35), end_time: at(15) }, ['c']],
+    [{ content_search: 'quick', end_time: at(45) }, ['a']],
   ];
   it.each(FILTERS)('filters %j', async (query, expected) => {
     const body = await list(query);

@@ -95,8 +95,7 @@ export class LogsController {
       sort_by: query.sort_by ?? 'timestamp',
       order: query.order ?? 'desc',
     };
-    const { rows, total } = await this.logs.list(filters, page);
-    const [stats, hasLogs] = await Promise.all([this.logs.stats(filters), this.logs.hasLogs()]);
+    const [{ rows, total, stats }, hasLogs] = await Promise.all([this.logs.list(filters, page), this.logs.hasLogs()]);
     return {
       logs: rows.map((r) => RequestLogDto.from(r)),
       pagination: { total_count: total, ...page },

@@ -117,10 +117,12 @@ function whereOf(f: LogFilters): Where {
   if (f.max_cost !== undefined) w.add((p) => `cost <= ${p}`, f.max_cost);
   if (f.missing_cost_only) w.raw('cost IS NULL');
   if (f.content_search) {
-    w.add(
-      (p) => `id IN (SELECT log_id FROM request_log_contents WHERE search_text ILIKE ${p} ESCAPE '\\')`,
-      likePattern(f.content_search),
-    );
+    // A content row carries its log's timestamp: bounding the search by the time range too lets the planner read
+    // only that range's contents (by their timestamp index) when the term is common, instead of every match.
+    const pattern = w.param(likePattern(f.content_search));
+    const from = f.start_time ? ` AND timestamp >= ${w.param(f.start_time)}` : '';
+    const to = f.end_time ? ` AND timestamp <= ${w.param(f.end_time)}` : '';
+    w.raw(`id IN (SELECT log_id FROM request_log_contents WHERE search_text ILIKE ${pattern} ESCAPE '\\'${from}${to})`);
   }
   return w;
 }
@@ -139,10 +141,14 @@ export class RequestLogQuery {
     private readonly store: RequestLogStore,
   ) {}
 
+  /**
+   * A page of rows, and the stats over every row the filters match. `total` (the pagination's `total_count`) is the
+   * stats' `total_requests`: one aggregate pass serves both, concurrently with the page's own query.
+   */
   async list(
     filters: LogFilters,
     page: { limit: number; offset: number; sort_by: LogSortField; order: 'asc' | 'desc' },
-  ): Promise<{ rows: RequestLogEntity[]; total: number }> {
+  ): Promise<{ rows: RequestLogEntity[]; total: number; stats: LogStats }> {
     await this.store.flush();
     const where = whereOf(filters);
     const direction = page.order === 'asc' ? 'ASC' : 'DESC';
@@ -151,18 +157,15 @@ export class RequestLogQuery {
     const offset = where.param(page.offset);
     // Unknown costs and token counts sort last both ways (each direction has its index).
     const nulls = column === 'timestamp' || column === 'latency' ? '' : ' NULLS LAST';
-    const [rows, count] = await Promise.all([
+    const [rows, stats] = await Promise.all([
       this.db.query<RequestLogEntity[]>(
         `SELECT ${LIST_COLUMNS} FROM request_logs ${where.sql} ` +
           `ORDER BY ${column} ${direction}${nulls}, id ${direction} LIMIT ${limit} OFFSET ${offset}`,
         where.params,
       ),
-      this.db.query<Array<{ n: string }>>(
-        `SELECT count(*) AS n FROM request_logs ${where.sql}`,
-        where.params.slice(0, -2),
-      ),
+      this.aggregate(whereOf(filters)),
     ]);
-    return { rows: rows.map(normalizeRow), total: num(count[0]?.n) };
+    return { rows: rows.map(normalizeRow), total: stats.total_requests, stats };
   }
 
   async hasLogs(): Promise<boolean> {
@@ -172,7 +175,10 @@ export class RequestLogQuery {
 
   async stats(filters: LogFilters): Promise<LogStats> {
     await this.store.flush();
-    const where = whereOf(filters);
+    return this.aggregate(whereOf(filters));
+  }
+
+  private async aggregate(where: Where): Promise<LogStats> {
     const rows = await this.db.query<Array<Record<string, unknown>>>(
       `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'success') AS success, avg(latency) AS latency, ` +
         `sum(total_tokens) AS tokens, sum(cost) AS cost FROM request_logs ${where.sql}`,
