@@ -2,7 +2,7 @@
 // --connections sockets) for N seconds through the built gateway, then every request sent is looked for in the logs
 // (one the load generator gave up on was still received, and is logged with status 499). Nothing may be lost silently: rows written + rows counted as dropped (GET /api/logs/dropped) must
 // equal the requests answered. Run twice: with the default writer settings (expected: nothing dropped), and with a
-// writer too small for the burst (--small-buffer rows, 1 s flush), where drops must happen and be counted exactly.
+// writer of --small-buffer rows (an INSERT every few requests, 1 s flush), where any row dropped must be counted.
 // What the gateway achieves is limited by this machine (the load generator and the simulator share its cores); the
 // achieved rate is printed beside the offered one.
 //
