@@ -148,7 +148,9 @@ export class InferenceController {
         pin: keyId || keyName ? { id: keyId, name: keyId ? undefined : keyName } : undefined,
         directKey,
         signal: abort,
-        ...(log ? { log, chain: [] } : {}),
+        // Always present, undefined when logs are off: every call has the same shape.
+        log,
+        chain: log ? [] : undefined,
         virtualKey: request.principal?.virtualKey,
         progress: { retries: 0, upstreamLatencyMs: 0, fallbackIndex: 0 },
         trace: startInferenceTrace(this.tracing, kind, body, stream, request),
