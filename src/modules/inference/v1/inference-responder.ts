@@ -98,7 +98,9 @@ export class InferenceResponder {
       body.usage = call.kind === 'responses' ? toResponsesWireUsage(usage) : toOpenAiWireUsage(usage);
     }
     this.record(call, result, request, 200, started, usage);
-    if (call.log) this.logs.served(call, call.log, result, { status: 200, usage, output });
+    const log = call.log;
+    // After the answer is written (the caller sends it synchronously once this returns): the row waits, not the caller.
+    if (log) queueMicrotask(() => this.logs.served(call, log, result, { status: 200, usage, output }));
     return { body, headers: servedHeaders(result, usage?.cost?.total_cost) };
   }
 
