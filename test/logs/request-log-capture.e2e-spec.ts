@@ -92,6 +92,32 @@ describe(`request log capture (${RUN_MODE})`, () => {
     expect(text).not.toContain('sk-oa-');
   });
 
+  it('the access line names the virtual key, provider, model, tokens and cost, never a key', async () => {
+    for (const stream of [false, true]) {
+      const res = await s.inference.post(
+        '/v1/chat/completions',
+        chat('access line', { stream, ...(stream ? { stream_options: { include_usage: true } } : {}) }),
+      );
+      expect(res.status).toBe(200);
+      const id = res.headers.get('x-request-id');
+      let line: Record<string, unknown> | undefined;
+      for (let i = 0; i < 40 && !line; i++) {
+        line = s.gw.logs.records().find((r) => r.req_id === id && typeof r.status === 'number');
+        if (!line) await new Promise((r) => setTimeout(r, 25));
+      }
+      const row = (await s.admin.get(`/api/logs/${id}`)).body;
+      expect(line).toMatchObject({
+        status: 200,
+        virtual_key: 'inference-tests',
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        total_tokens: row.total_tokens,
+      });
+      expect(line!.cost_usd).toBeCloseTo(row.cost, 12);
+      expect(JSON.stringify(line)).not.toContain(s.vk);
+    }
+  });
+
   it('a caller-chosen x-request-id is kept in metadata; the row gets an id of its own', async () => {
     const res = await s.inference.post('/v1/chat/completions', chat('mine'), { headers: { 'x-request-id': 'abc-1' } });
     expect(res.status).toBe(200);
