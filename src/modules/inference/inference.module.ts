@@ -19,7 +19,7 @@ import { RequestLogEntity } from './logs/entities/request-log.entity.js';
 import { LogsController } from './logs/logs.controller.js';
 import { RequestLogQuery } from './logs/request-log.query.js';
 import { RequestLogRecorder } from './logs/request-log.recorder.js';
-import { RequestLogStore } from './logs/request-log.service.js';
+import { RequestLogStore } from './logs/request-log.store.js';
 import { PriceRefreshService } from './pricing/price-refresh.service.js';
 import { PriceTable } from './pricing/price-table.js';
 import { InferenceRouter } from './routing/inference-router.service.js';

@@ -19,8 +19,7 @@ import {
 } from './dto/request-log.dto.js';
 import { LOG_STATUSES } from './entities/request-log.entity.js';
 import { RequestLogQuery, type HistogramKind, type LogFilters } from './request-log.query.js';
-import { REQUEST_LOG_KIND } from './request-log.service.js';
-import { AppendLogWriter } from '../../../core/append-log/append-log.writer.js';
+import { RequestLogStore } from './request-log.store.js';
 
 const OBJECTS = Object.values(REQUEST_TYPES);
 /** Below three characters a trigram index cannot help and almost every row matches. */
@@ -79,7 +78,7 @@ function filtersOf(q: LogFiltersQueryDto): LogFilters {
 export class LogsController {
   constructor(
     private readonly logs: RequestLogQuery,
-    private readonly writer: AppendLogWriter,
+    private readonly store: RequestLogStore,
   ) {}
 
   @Get()
@@ -171,7 +170,7 @@ export class LogsController {
   })
   @ApiOkResponse({ type: DroppedLogsDto })
   dropped(): DroppedLogsDto {
-    const stats = this.writer.stats(REQUEST_LOG_KIND);
+    const stats = this.store.stats();
     return {
       dropped: stats.dropped.buffer_full + stats.dropped.write_failed,
       buffer_full: stats.dropped.buffer_full,

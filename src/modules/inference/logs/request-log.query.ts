@@ -5,7 +5,7 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { LogSortField } from './dto/logs-query.dto.js';
 import type { RequestLogContentEntity } from './entities/request-log-content.entity.js';
 import type { LogStatus, RequestLogEntity } from './entities/request-log.entity.js';
-import { RequestLogStore } from './request-log.service.js';
+import { RequestLogStore } from './request-log.store.js';
 
 /** Validated filters of the logs routes. */
 export interface LogFilters {

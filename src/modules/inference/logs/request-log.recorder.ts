@@ -17,7 +17,7 @@ import type { RoutingInfo } from '../routing/routing-info.js';
 import type { RequestLogContentEntity } from './entities/request-log-content.entity.js';
 import type { RequestLogEntity } from './entities/request-log.entity.js';
 import { inputOf, searchTextOf } from './log-content.js';
-import { RequestLogStore } from './request-log.service.js';
+import { RequestLogStore } from './request-log.store.js';
 import { StreamCapture } from './stream-capture.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

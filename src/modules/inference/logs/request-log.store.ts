@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppendLogWriter } from '../../../core/append-log/append-log.writer.js';
+import { AppendLogWriter, type AppendLogKindStats } from '../../../core/append-log/append-log.writer.js';
 import { parseDuration } from '../../../core/config/duration.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { ExpiredRowsRegistry } from '../../../core/maintenance/expired-rows.service.js';
@@ -43,12 +43,8 @@ export class RequestLogStore {
     await Promise.all([this.writer.flush(REQUEST_LOG_KIND), this.writer.flush(REQUEST_LOG_CONTENT_KIND)]);
   }
 
-  /** Rows appended and not yet written, by kind. */
-  pending(): Record<string, number> {
-    const all = this.writer.pending();
-    return {
-      [REQUEST_LOG_KIND]: all[REQUEST_LOG_KIND] ?? 0,
-      [REQUEST_LOG_CONTENT_KIND]: all[REQUEST_LOG_CONTENT_KIND] ?? 0,
-    };
+  /** The request rows' counts since this process started: written, dropped by reason, waiting. */
+  stats(): AppendLogKindStats {
+    return this.writer.stats(REQUEST_LOG_KIND);
   }
 }
