@@ -134,6 +134,12 @@ export class InferenceConfig {
   /** A Bearer that is not a virtual key is used as the provider key itself (pass-through). */
   @IsBoolean()
   allow_direct_keys = false;
+
+  /** Most steps of a routing rule chain (`chain_rule`): rules matched one after another for one request. */
+  @Max(100)
+  @Min(1)
+  @IsInt()
+  routing_chain_max_depth = 10;
 }
 
 /**

@@ -60,6 +60,8 @@ export const ERROR_CODES = {
   provider_not_found: 404,
   provider_key_not_found: 404,
   log_not_found: 404,
+  routing_rule_not_found: 404,
+  pricing_override_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   already_exists: 409,

@@ -105,4 +105,13 @@ export class RoutingInfoDto {
 
   @ApiPropertyOptional({ description: 'Model that answered when a provider switched models inside one call' })
   server_side_fallback_model?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Id of the routing rule that chose the provider and model (the last of a chain); omitted when no rule matched. Added beyond the contract',
+  })
+  routing_rule_id?: string;
+
+  @ApiPropertyOptional({ description: 'Name of that routing rule. Added beyond the contract' })
+  routing_rule_name?: string;
 }

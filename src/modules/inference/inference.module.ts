@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { GovernanceModule } from '../governance/governance.module.js';
+import { PricingOverridesModule } from '../governance/pricing-overrides/pricing-overrides.module.js';
+import { RoutingRulesModule } from '../governance/routing-rules/routing-rules.module.js';
 import { CatalogSealer } from './catalog/catalog-sealer.js';
 import { CatalogStore } from './catalog/catalog-store.js';
 import { ConfigProviders } from './catalog/config-providers.js';
@@ -35,6 +37,8 @@ import { InferenceController } from './v1/inference.controller.js';
 @Module({
   imports: [
     GovernanceModule,
+    RoutingRulesModule,
+    PricingOverridesModule,
     TypeOrmModule.forFeature([ProviderEntity, ProviderKeyEntity, RequestLogEntity, RequestLogContentEntity]),
   ],
   controllers: [ProvidersController, ProviderKeysController, ModelsController, InferenceController, LogsController],

@@ -219,7 +219,7 @@ export class RequestLogRecorder {
       virtual_key_name: vk?.name ?? null,
       team_id: vk?.team_id ?? null,
       customer_id: vk?.customer_id ?? null,
-      routing_rule_id: null,
+      routing_rule_id: routing.routing_rule_id ?? null,
       status: 'success',
       status_code: 200,
       stream: call.stream,

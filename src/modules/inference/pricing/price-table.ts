@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { calcPrice, type Provider } from '@pydantic/genai-prices';
+import { calcPrice, type ModelPrice, type Provider } from '@pydantic/genai-prices';
 import type { Logger } from 'pino';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
@@ -9,6 +9,7 @@ import { priceDataVersion } from './price-data.js';
 import { priceTarget } from './price-provider-ids.js';
 import { prepareRates, pricePrepared, type PreparedRates } from './prepared-rates.js';
 import { toPriceUsage } from './price-usage.js';
+import { PATCH_FIELDS, type PatchField, type PricingPatch } from '../../governance/pricing-overrides/pricing-scopes.js';
 
 /** A model found in the package's table, ready to price without searching again. */
 interface PricedModel {
@@ -45,7 +46,8 @@ export class PriceTable {
    * unknown cost is absent, never 0. A cost the provider sent (`usage.cost`) wins. `model` is the model the provider
    * answered with, or the alias's canonical `model_name`. `at` picks dated prices (default: now).
    */
-  costOf(provider: ProviderId, model: string, usage: Usage, at?: Date): Cost | undefined {
+  costOf(provider: ProviderId, model: string, usage: Usage, at?: Date, patch?: PricingPatch): Cost | undefined {
+    if (patch) return this.patchedCost(provider, model, usage, patch, at);
     if (usage.cost) {
       const sent = providerSentCost(usage.cost);
       if (sent) return sent;
@@ -66,6 +68,45 @@ export class PriceTable {
         found.warned = true;
         this.logger?.warn({ provider, model, err: (err as Error).message }, 'the price table cannot price this model');
       }
+      return undefined;
+    }
+  }
+
+  /**
+   * The cost with a pricing override's patch over the model's table price (or over no price, for a model the table
+   * lacks): the patch is the gateway owner's own rate, so it wins over a cost the provider sent too.
+   */
+  private patchedCost(
+    provider: ProviderId,
+    model: string,
+    usage: Usage,
+    patch: PricingPatch,
+    at: Date | undefined,
+  ): Cost | undefined {
+    const found = this.lookup(provider, model);
+    const priceUsage = toPriceUsage(provider, usage);
+    const info = found?.provider.models[0];
+    const prices = info ? info.prices : {};
+    const patched = Array.isArray(prices)
+      ? prices.map((p) => ({ ...p, prices: patchedPrice(p.prices, patch) }))
+      : patchedPrice(prices, patch);
+    if (!Array.isArray(patched)) {
+      const prepared = prepareRates(patched);
+      if (prepared) return costBreakdown({ ...pricePrepared(prepared, priceUsage), model_price: patched }, priceUsage);
+    }
+    const own: Provider = found
+      ? { ...found.provider, models: [{ ...info!, prices: patched }] }
+      : {
+          id: 'override',
+          name: 'override',
+          api_pattern: '',
+          models: [{ id: model, match: { equals: model }, prices: patched }],
+        };
+    try {
+      const result = calcPrice(priceUsage, found?.model ?? model, { provider: own, timestamp: at });
+      return result ? costBreakdown(result, priceUsage) : undefined;
+    } catch (err) {
+      this.logger?.warn({ provider, model, err: (err as Error).message }, 'a pricing override cannot price this model');
       return undefined;
     }
   }
@@ -110,4 +151,14 @@ function search(provider: ProviderId, model: string): PricedModel | null {
     }
   }
   return null;
+}
+
+/** A model price with the patch's rates in place of the table's (USD per unit becomes per million or per thousand). */
+function patchedPrice(price: ModelPrice, patch: PricingPatch): ModelPrice {
+  const out: ModelPrice = { ...price };
+  for (const field of Object.keys(patch) as PatchField[]) {
+    const { key, per } = PATCH_FIELDS[field];
+    out[key] = patch[field]! * per;
+  }
+  return out;
 }

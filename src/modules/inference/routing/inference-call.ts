@@ -5,6 +5,7 @@ import type { RequestTrace } from '../../../core/tracing/inference-tracing.servi
 import type { OutboundResponse } from '../../../core/outbound/outbound-http.service.js';
 import type { InferenceKind, Json, ParsedResponse, StreamDecoder } from '../providers/provider-adapter.js';
 import type { CallOrigin } from '../logs/request-log.recorder.js';
+import type { PricingOverrideSet } from '../../governance/pricing-overrides/pricing-override-set.js';
 import type { KeyPin } from './key-selector.js';
 import type { RoutingInfo } from './routing-info.js';
 
@@ -28,8 +29,16 @@ export interface InferenceCall {
   directKey?: string;
   /** Aborted when the client goes away (or the gateway shuts down mid-stream). */
   signal: Cancellation;
-  /** The virtual key the request was authenticated with (metrics label, span attribute). */
-  virtualKey?: { readonly id: string; readonly name: string };
+  /** The virtual key the request was authenticated with (metrics label, span attribute, routing rule scopes). */
+  virtualKey?: {
+    readonly id: string;
+    readonly name: string;
+    readonly team_id?: string | null;
+    readonly customer_id?: string | null;
+  };
+  /** The request's headers and query parameters, as routing rules read them (`headers`, `params`). */
+  headers?: Record<string, string | string[] | undefined>;
+  query?: unknown;
   /** Where routing stands; the router updates it, so a failed request still tells its retries. */
   progress: RouteProgress;
   /** The request's span, when traces are on (`otel.endpoint`); undefined costs nothing further. */
@@ -38,6 +47,8 @@ export interface InferenceCall {
   chain?: ChainFailure[];
   /** Set when the request is logged: who sent it and when. */
   log?: CallOrigin;
+  /** The pricing overrides as the request started (the cost reads them synchronously). */
+  pricing?: PricingOverrideSet;
 }
 
 /** One model of the fallback chain that was tried and failed (the request then fell back, or failed). */

@@ -4,7 +4,8 @@ import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { ProviderCatalog } from '../catalog/provider-catalog.service.js';
 import type { ProviderSnapshot } from '../catalog/provider-snapshot.js';
 import { providerTarget } from '../providers/provider-target.js';
-import type { InferenceCall, RouteProgress, RoutedResult } from './inference-call.js';
+import { RoutingRuleEngine } from '../../governance/routing-rules/routing-rule-engine.js';
+import { REQUEST_TYPES, type InferenceCall, type RouteProgress, type RoutedResult } from './inference-call.js';
 import { pickKey, resolveAlias } from './key-selector.js';
 import { parseModelRef, type ModelRef } from './model-ref.js';
 import { bareCandidates, resolveModel, type ResolvedModel } from './model-resolver.js';
@@ -22,27 +23,48 @@ interface ModelFailure {
 /**
  * Routes one inference request: resolves the model (and its fallbacks) to providers, picks keys by weight, retries with
  * backoff or the provider's hint, rotates keys on 429 and drops dead keys on 401/402/403, and falls back on 429, 5xx,
- * timeouts, connection failures and exhausted keys. Reads only the in-memory provider snapshot.
+ * timeouts, connection failures and exhausted keys. Routing rules decide first (the rule's target and fallbacks
+ * replace the caller's model and fallbacks). Reads only in-memory snapshots.
  */
 @Injectable()
 export class InferenceRouter {
   constructor(
     private readonly catalog: ProviderCatalog,
     private readonly attempts: UpstreamAttempts,
+    private readonly rules: RoutingRuleEngine,
   ) {}
 
   async route(call: InferenceCall): Promise<RoutedResult> {
     const current = this.catalog.snapshot();
     const snapshot = current instanceof Promise ? await current : current;
-    const model = call.body.model as string;
-    const fallbacks = (call.body.fallbacks as string[] | undefined) ?? [];
-    const chain = [model, ...fallbacks].map(parseModelRef);
-    const primary = chain[0]!;
+    const requested = parseModelRef(call.body.model as string);
+    let fallbacks = (call.body.fallbacks as string[] | undefined) ?? [];
+    let target = requested;
+    const decision = await this.rules.decide({
+      provider: requested.provider,
+      model: requested.model,
+      requestType: REQUEST_TYPES[call.kind],
+      headers: call.headers ?? {},
+      query: call.query,
+      virtualKey: call.virtualKey,
+    });
+    if (decision) {
+      target = parseModelRef(decision.provider ? `${decision.provider}/${decision.model}` : decision.model);
+      if (decision.fallbacks.length > 0) fallbacks = decision.fallbacks;
+      // The rule's key applies to its target (a fallback to another provider ignores it, as a caller's pin).
+      if (decision.keyId) call.pin = { id: decision.keyId };
+    }
+    const chain = [target, ...fallbacks.map(parseModelRef)];
+    const primary = target;
     const state = call.progress;
     let last: ModelFailure | undefined;
     for (let index = 0; index < chain.length; index++) {
       const ref = chain[index]!;
-      const info: RoutingInfo = { requested_provider: primary.provider, requested_model: primary.model };
+      const info: RoutingInfo = { requested_provider: requested.provider, requested_model: requested.model };
+      if (decision) {
+        info.routing_rule_id = decision.ruleId;
+        info.routing_rule_name = decision.ruleName;
+      }
       const startedAt = performance.now();
       const retriesBefore = state.retries;
       let resolved: ResolvedModel;

@@ -14,6 +14,9 @@ export interface RoutingInfo {
   requested_provider?: ProviderId;
   requested_model?: string;
   server_side_fallback_model?: string;
+  /** The routing rule that chose the provider and model (the last one of a chain), when one matched. */
+  routing_rule_id?: string;
+  routing_rule_name?: string;
 }
 
 const HEADER_PREFIX = 'x-gateway-routing-info-';
@@ -48,6 +51,8 @@ export function routingHeaders(info: RoutingInfo): Record<string, string> {
   put('requested-provider', info.requested_provider);
   put('requested-model', info.requested_model);
   put('server-side-fallback-model', info.server_side_fallback_model);
+  put('routing-rule-id', info.routing_rule_id);
+  put('routing-rule-name', info.routing_rule_name);
   return headers;
 }
 

@@ -73,10 +73,20 @@ export class InferenceResponder {
     private readonly logs: RequestLogRecorder,
   ) {}
 
-  /** The priced usage: the provider's cost when it sent one, else the price table's; absent when unknown. */
-  price(result: RoutedResult, usage: Usage | undefined): Usage | undefined {
+  /**
+   * The priced usage: with a pricing override covering the request, the table's price patched with it; else the
+   * provider's cost when it sent one, else the price table's; absent when unknown.
+   */
+  price(call: InferenceCall, result: RoutedResult, usage: Usage | undefined): Usage | undefined {
     if (!usage) return undefined;
-    const cost = this.prices.costOf(result.provider, result.pricedModel, usage);
+    const override = call.pricing?.find({
+      provider: result.provider,
+      providerKeyId: result.keyId,
+      virtualKeyId: call.virtualKey?.id,
+      model: result.routing.model ?? result.pricedModel,
+      requestType: REQUEST_TYPES[call.kind],
+    });
+    const cost = this.prices.costOf(result.provider, result.pricedModel, usage, undefined, override?.patch);
     return cost ? { ...usage, cost } : usage;
   }
 
@@ -88,7 +98,7 @@ export class InferenceResponder {
     started: number,
   ): { body: Json; headers: Record<string, string> } {
     const parsed = result.unary!;
-    const usage = this.price(result, parsed.usage);
+    const usage = this.price(call, result, parsed.usage);
     let body = parsed.body;
     if (result.bridged) body = chatToResponsesResponse(body, call.body, usage) as unknown as Json;
     // Logged before base64 encoding: an embeddings summary needs the vectors' length, never the vectors.
@@ -118,7 +128,7 @@ export class InferenceResponder {
     // A client that goes away aborts `abort` (the controller listens for it); undici, which holds the same signal,
     // then destroys the upstream body with the abort reason, which ends the loop below.
     const untrack = this.streams.add(abort);
-    const writer = new StreamWriter(call, result, raw, (usage) => this.price(result, usage), call.log?.capture);
+    const writer = new StreamWriter(call, result, raw, (usage) => this.price(call, result, usage), call.log?.capture);
     let failure: GatewayException | undefined;
     try {
       const text = new TextDecoder();

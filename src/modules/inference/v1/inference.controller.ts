@@ -6,6 +6,7 @@ import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js'
 import { sendRawJson } from '../../../core/http/raw-json.js';
 import { Cancellation } from '../../../core/outbound/cancellation.js';
 import { InferenceTracing } from '../../../core/tracing/inference-tracing.service.js';
+import { PricingOverrides } from '../../governance/pricing-overrides/pricing-override-set.js';
 import { ModelListingService } from '../catalog/model-listing.service.js';
 import { RequestLogRecorder } from '../logs/request-log.recorder.js';
 import { startInferenceTrace } from '../inference-tracing.js';
@@ -37,6 +38,7 @@ export class InferenceController {
     private readonly listing: ModelListingService,
     private readonly logs: RequestLogRecorder,
     private readonly tracing: InferenceTracing,
+    private readonly pricing: PricingOverrides,
   ) {}
 
   @Get('models')
@@ -152,9 +154,14 @@ export class InferenceController {
         log,
         chain: log ? [] : undefined,
         virtualKey: request.principal?.virtualKey,
+        headers: request.headers,
+        query: request.query,
         progress: { retries: 0, upstreamLatencyMs: 0, fallbackIndex: 0 },
         trace: startInferenceTrace(this.tracing, kind, body, stream, request),
+        pricing: undefined,
       };
+      const pricing = this.pricing.snapshot();
+      call.pricing = pricing instanceof Promise ? await pricing : pricing;
       const result = await this.router.route(call);
       if (result.stream) {
         await this.responder.stream(call, result, request, reply, abort, started);
