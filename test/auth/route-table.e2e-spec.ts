@@ -250,6 +250,25 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
     expect(problems).toEqual([]);
   }, 300_000);
 
+  it('routing rules and pricing overrides carry their permissions (issue 11)', () => {
+    const expected: Record<string, string> = {
+      'GET /api/governance/routing-rules': 'RoutingRules:View',
+      'POST /api/governance/routing-rules': 'RoutingRules:Create',
+      'GET /api/governance/routing-rules/:rule_id': 'RoutingRules:View',
+      'PUT /api/governance/routing-rules/:rule_id': 'RoutingRules:Update',
+      'DELETE /api/governance/routing-rules/:rule_id': 'RoutingRules:Delete',
+      'GET /api/governance/pricing-overrides': 'Governance:View',
+      'POST /api/governance/pricing-overrides': 'Governance:Create',
+      'GET /api/governance/pricing-overrides/:id': 'Governance:View',
+      'PUT /api/governance/pricing-overrides/:id': 'Governance:Update',
+      'DELETE /api/governance/pricing-overrides/:id': 'Governance:Delete',
+    };
+    const actual = Object.fromEntries(
+      Object.keys(expected).map((k) => [k, permissionOf(routes.find((r) => key(r) === k)?.access)]),
+    );
+    expect(actual).toEqual(expected);
+  });
+
   it('the local admin bypasses permission checks', async () => {
     const management = routes.filter((r) => isManagement(r.path) && r.access?.kind === 'management');
     const problems = await eachRoute(

@@ -135,6 +135,8 @@ interface Fixtures {
   roleId: string;
   userId: string;
   managementKeyId: string;
+  routingRuleId: string;
+  pricingOverrideId: string;
 }
 
 /** A value the schema accepts, for the fields a case does not touch. */
@@ -239,6 +241,8 @@ function pathValue(op: Operation, name: string, fx: Fixtures): string {
   if (name === 'id' && op.path.includes('/users/')) return fx.userId;
   if (name === 'id' && op.path.includes('/roles/')) return fx.roleId;
   if (name === 'id' && op.path.includes('/management-keys/')) return fx.managementKeyId;
+  if (name === 'rule_id') return fx.routingRuleId;
+  if (name === 'id' && op.path.includes('/pricing-overrides/')) return fx.pricingOverrideId;
   return '00000000-0000-4000-8000-000000000000';
 }
 
@@ -404,7 +408,20 @@ describe(`bad-input sweep over the OpenAPI document (${RUN_MODE})`, () => {
       role_id: role.body.id,
     });
     const mk = await http.post('/api/management-keys', { name: 'sweep-key', scopes: [] });
-    for (const res of [vk, other, role, user, mk]) expect(res.status, res.text).toBe(201);
+    const rule = await http.post('/api/governance/routing-rules', {
+      name: 'sweep-rule',
+      cel_expression: 'false',
+      targets: [{ provider: 'openai', weight: 1 }],
+    });
+    const override = await http.post('/api/governance/pricing-overrides', {
+      name: 'sweep-override',
+      scope_kind: 'global',
+      match_type: 'exact',
+      pattern: 'sweep-model',
+      request_types: ['chat_completion'],
+      patch: { input_cost_per_token: 0 },
+    });
+    for (const res of [vk, other, role, user, mk, rule, override]) expect(res.status, res.text).toBe(201);
     fx = {
       agentName: 'sweep',
       agentCardUrl: a2a.cardUrl,
@@ -413,6 +430,8 @@ describe(`bad-input sweep over the OpenAPI document (${RUN_MODE})`, () => {
       roleId: role.body.id,
       userId: user.body.id,
       managementKeyId: mk.body.id,
+      routingRuleId: rule.body.rule.id,
+      pricingOverrideId: override.body.pricing_override.id,
     };
   });
   afterAll(async () => {

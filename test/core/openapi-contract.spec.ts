@@ -63,6 +63,9 @@ const ROUTING_INFO_FIELDS = [
   'requested_provider',
   'requested_model',
   'server_side_fallback_model',
+  // Beyond the contract (issue 11 §4): the routing rule that chose the provider and model.
+  'routing_rule_id',
+  'routing_rule_name',
 ];
 
 /** Every `$ref` in the document, with the JSON path it sits at (for a readable failure). */
