@@ -1,4 +1,14 @@
+import { Global, Module } from '@nestjs/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CounterStore } from '../../src/core/redis/counter.store.js';
+import {
+  budgetCounterKey,
+  GovernancePolicies,
+  requestCounterKey,
+  tokenCounterKey,
+  type GovernedLevel,
+  type GovernanceSnapshot,
+} from '../../src/modules/governance/limits/governed-levels.js';
 import { RUN_MODE } from '../helpers/test-env.js';
 import { created, seen, startInferenceStack, type InferenceStack } from '../inference/inference-kit.js';
 import { expectError } from './governance-test-kit.js';
@@ -301,5 +311,113 @@ describe(`routing rules (${RUN_MODE})`, () => {
       expect(res.status, res.text).toBe(200);
       expect(served(res)).toEqual({ provider: 'openai', model: 'gpt-4o', rule: 'usage' });
     });
+  });
+});
+
+/** What `budget_used`, `tokens_used` and `request` read: the governed levels' counters, in percent of their limits. */
+let governedVkId = '';
+const DAY = { kind: 'fixed', ms: 86_400_000 } as const;
+const TEAM_ID = '0b7e1c2d-3f4a-4b5c-8d6e-7f8091a2b3c4';
+
+class FakePolicies extends GovernancePolicies {
+  snapshot(): GovernanceSnapshot {
+    const level = (
+      kind: 'virtual_key' | 'team',
+      id: string,
+      name: string,
+      budgets: GovernedLevel['budgets'],
+      rateLimit?: GovernedLevel['rateLimit'],
+    ): GovernedLevel => ({ kind, id, name, budgets, rateLimit });
+    return {
+      virtualKey: (id) =>
+        id === governedVkId
+          ? {
+              id,
+              name: 'inference-tests',
+              providerConfigs: [],
+              level: level(
+                'virtual_key',
+                id,
+                'inference-tests',
+                [{ id: 'rules-vk', limit: 10, resetDuration: '1d', window: DAY }],
+                {
+                  id: 'rules-rl',
+                  requests: { limit: 4, resetDuration: '1d', window: DAY },
+                  tokens: { limit: 1000, resetDuration: '1d', window: DAY },
+                },
+              ),
+              team: level('team', TEAM_ID, 'research', [
+                { id: 'rules-team', limit: 100, resetDuration: '1d', window: DAY },
+              ]),
+              customers: [],
+            }
+          : undefined,
+      provider: () => undefined,
+      modelConfigs: () => [],
+    };
+  }
+}
+
+@Global()
+@Module({ providers: [{ provide: GovernancePolicies, useClass: FakePolicies }], exports: [GovernancePolicies] })
+class FakePoliciesModule {}
+
+describe(`routing rules over governed usage (${RUN_MODE})`, () => {
+  let s: InferenceStack;
+  let counters: CounterStore;
+  const served = async () => {
+    const res = await s.inference.post('/v1/chat/completions', chat('openai/gpt-4o-mini'));
+    expect(res.status, res.text).toBe(200);
+    return res.headers.get('x-gateway-routing-info-routing-rule-name');
+  };
+
+  beforeAll(async () => {
+    s = await startInferenceStack(
+      { inference: { routing_chain_max_depth: 2 } },
+      { extraModules: [FakePoliciesModule] },
+    );
+    const vks = await s.admin.get('/api/governance/virtual-keys');
+    governedVkId = vks.body.virtual_keys.find((k: any) => k.name === 'inference-tests').id;
+    counters = s.gw.app.get(CounterStore);
+  });
+  afterAll(() => s?.close());
+
+  it('budget_used, request and tokens_used are the highest percent used of the levels covering the request', async () => {
+    const make = (name: string, cel_expression: string, priority: number) =>
+      created(s.admin.post(RULES, { name, cel_expression, priority, targets: [{ model: 'gpt-4o', weight: 1 }] }));
+    await make('budget', 'budget_used >= 50.0 && team_name == "research"', 1);
+    await make('requests', 'request >= 75.0', 2);
+    await make('tokens', 'tokens_used > 90.0', 3);
+    expect(await served()).toBeNull();
+    await counters.increment(tokenCounterKey('rules-rl'), 950, DAY);
+    expect(await served()).toBe('tokens');
+    await counters.increment(requestCounterKey('rules-rl'), 3, DAY);
+    expect(await served()).toBe('requests');
+    // 6 of the key's 10 USD: 60 % (the team's 100 USD budget is at 6 %; the highest counts).
+    await counters.increment(budgetCounterKey('rules-vk'), 6, DAY);
+    await counters.increment(budgetCounterKey('rules-team'), 6, DAY);
+    expect(await served()).toBe('budget');
+  });
+
+  it('a chain stops at routing_chain_max_depth', async () => {
+    const listed = await s.admin.get(RULES);
+    for (const r of listed.body.rules) await s.admin.delete(`${RULES}/${r.id}`);
+    const step = (name: string, from: string, to: string) =>
+      created(
+        s.admin.post(RULES, {
+          name,
+          chain_rule: true,
+          cel_expression: `model == "${from}"`,
+          targets: [{ model: to, weight: 1 }],
+        }),
+      );
+    await step('a', 'gpt-4o-mini', 'gpt-4o');
+    await step('b', 'gpt-4o', 'gpt-4.1');
+    await step('c', 'gpt-4.1', 'gpt-4.1-mini');
+    const res = await s.inference.post('/v1/chat/completions', chat('openai/gpt-4o-mini'));
+    expect(res.status, res.text).toBe(200);
+    // Depth 2: a then b; c never runs.
+    expect(res.headers.get('x-gateway-routing-info-model')).toBe('gpt-4.1');
+    expect(res.headers.get('x-gateway-routing-info-routing-rule-name')).toBe('b');
   });
 });
