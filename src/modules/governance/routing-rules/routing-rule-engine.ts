@@ -136,9 +136,17 @@ export class RoutingRuleEngine implements OnApplicationBootstrap {
     return this.holder.invalidate();
   }
 
-  /** The decision of the rules for one request, or undefined when none matched (or none exist). */
-  async decide(request: RuleRequest): Promise<RuleDecision | undefined> {
+  /**
+   * The decision of the rules for one request, or undefined when none matched. Synchronous (no promise, no microtask)
+   * when no rule exists.
+   */
+  decide(request: RuleRequest): RuleDecision | undefined | Promise<RuleDecision | undefined> {
     const current = this.holder.get();
+    if (!(current instanceof Promise) && current.size === 0) return undefined;
+    return this.evaluate(current, request);
+  }
+
+  private async evaluate(current: RuleSet | Promise<RuleSet>, request: RuleRequest): Promise<RuleDecision | undefined> {
     const rules = current instanceof Promise ? await current : current;
     if (rules.size === 0) return undefined;
     const vk = request.virtualKey;

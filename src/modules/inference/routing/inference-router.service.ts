@@ -40,7 +40,7 @@ export class InferenceRouter {
     const requested = parseModelRef(call.body.model as string);
     let fallbacks = (call.body.fallbacks as string[] | undefined) ?? [];
     let target = requested;
-    const decision = await this.rules.decide({
+    const deciding = this.rules.decide({
       provider: requested.provider,
       model: requested.model,
       requestType: REQUEST_TYPES[call.kind],
@@ -48,6 +48,7 @@ export class InferenceRouter {
       query: call.query,
       virtualKey: call.virtualKey,
     });
+    const decision = deciding instanceof Promise ? await deciding : deciding;
     if (decision) {
       target = parseModelRef(decision.provider ? `${decision.provider}/${decision.model}` : decision.model);
       if (decision.fallbacks.length > 0) fallbacks = decision.fallbacks;
