@@ -150,7 +150,7 @@ export class RoutingRuleEngine implements OnApplicationBootstrap {
     const rules = current instanceof Promise ? await current : current;
     if (rules.size === 0) return undefined;
     const vk = request.virtualKey;
-    const policySnapshot = vk && this.policies ? await this.policies.snapshot() : undefined;
+    const policySnapshot = vk ? await this.governance() : undefined;
     const policy = vk ? policySnapshot?.virtualKey(vk.id) : undefined;
     const teamId = vk?.team_id ?? policy?.team?.id ?? '';
     const customers = [
@@ -228,6 +228,18 @@ export class RoutingRuleEngine implements OnApplicationBootstrap {
       model = nextModel;
     }
     return decision;
+  }
+
+  /** The governed levels (names, budgets and limits), when the governance objects provide them and can be read. */
+  private async governance(): Promise<GovernanceSnapshot | undefined> {
+    if (!this.policies) return undefined;
+    try {
+      return await this.policies.snapshot();
+    } catch (err) {
+      // Rules then see no team or customer names and no usage; routing goes on.
+      this.logger.warn({ err: (err as Error).message }, 'routing rules: governance snapshot unavailable');
+      return undefined;
+    }
   }
 
   /**
