@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RUN_MODE } from '../helpers/test-env.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PricingOverrides } from '../../src/modules/governance/pricing-overrides/pricing-override-set.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { RUN_MODE, TEST_REDIS_URL } from '../helpers/test-env.js';
 import { created, sseMessages, startInferenceStack, type InferenceStack } from '../inference/inference-kit.js';
-import { expectError } from './governance-test-kit.js';
+import { expectError, OSS_CONFIG, ossClient } from './governance-test-kit.js';
 
 const OVERRIDES = '/api/governance/pricing-overrides';
 const chat = (model = 'openai/gpt-4o-mini', extra: Record<string, unknown> = {}) => ({
@@ -259,5 +261,42 @@ describe(`pricing overrides (${RUN_MODE})`, () => {
     const res = await s.inference.post('/v1/chat/completions', chat('openai/house-model'));
     expect(res.status, res.text).toBe(200);
     expect(Number(res.headers.get('x-gateway-cost-usd'))).toBe(at(0.5, 0.25));
+  });
+});
+
+describe.skipIf(!TEST_REDIS_URL || RUN_MODE !== 'postgres')(`pricing overrides across replicas (${RUN_MODE})`, () => {
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    first = await startTestApp({ config: OSS_CONFIG, keepDatabase: true });
+    second = await startTestApp({
+      config: { ...OSS_CONFIG, encryption_key: first.config.encryption_key },
+      databaseUrl: first.databaseUrl,
+      redisPrefix: first.config.redis_prefix,
+    });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+  });
+
+  it('an override written on one replica prices requests on the other at once', async () => {
+    const overrides = second.app.get(PricingOverrides);
+    const request = { provider: 'openai', providerKeyId: 'k', model: 'gpt-4o-mini', requestType: 'chat_completion' };
+    expect((await overrides.snapshot()).find(request)).toBeUndefined();
+    const res = await ossClient(first).post(OVERRIDES, {
+      name: 'replicated',
+      scope_kind: 'provider',
+      provider_id: 'openai',
+      match_type: 'wildcard',
+      pattern: 'gpt-*',
+      request_types: ['chat_completion'],
+      patch: { input_cost_per_token: 1 },
+    });
+    expect(res.status, res.text).toBe(201);
+    await vi.waitFor(async () => expect((await overrides.snapshot()).find(request)?.name).toBe('replicated'), {
+      timeout: 1000,
+      interval: 20,
+    });
   });
 });

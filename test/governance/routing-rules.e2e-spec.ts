@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CounterStore } from '../../src/core/redis/counter.store.js';
 import {
   budgetCounterKey,
@@ -9,9 +9,11 @@ import {
   type GovernedLevel,
   type GovernanceSnapshot,
 } from '../../src/modules/governance/limits/governed-levels.js';
-import { RUN_MODE } from '../helpers/test-env.js';
+import { RoutingRuleEngine } from '../../src/modules/governance/routing-rules/routing-rule-engine.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { RUN_MODE, TEST_REDIS_URL } from '../helpers/test-env.js';
 import { created, seen, startInferenceStack, type InferenceStack } from '../inference/inference-kit.js';
-import { expectError } from './governance-test-kit.js';
+import { expectError, OSS_CONFIG, ossClient } from './governance-test-kit.js';
 
 const chat = (model: string, extra: Record<string, unknown> = {}) => ({
   model,
@@ -419,5 +421,46 @@ describe(`routing rules over governed usage (${RUN_MODE})`, () => {
     // Depth 2: a then b; c never runs.
     expect(res.headers.get('x-gateway-routing-info-model')).toBe('gpt-4.1');
     expect(res.headers.get('x-gateway-routing-info-routing-rule-name')).toBe('b');
+  });
+});
+
+describe.skipIf(!TEST_REDIS_URL || RUN_MODE !== 'postgres')(`routing rules across replicas (${RUN_MODE})`, () => {
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    first = await startTestApp({ config: OSS_CONFIG, keepDatabase: true });
+    second = await startTestApp({
+      config: { ...OSS_CONFIG, encryption_key: first.config.encryption_key },
+      databaseUrl: first.databaseUrl,
+      redisPrefix: first.config.redis_prefix,
+    });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+  });
+
+  it('a rule written on one replica decides on the other at once (invalidation bus, no restart)', async () => {
+    const engine = second.app.get(RoutingRuleEngine);
+    const request = {
+      provider: 'openai' as const,
+      model: 'gpt-4o-mini',
+      requestType: 'chat_completion',
+      headers: {},
+      query: {},
+    };
+    expect(await engine.decide(request)).toBeUndefined();
+    const res = await ossClient(first).post(RULES, {
+      name: 'replicated',
+      cel_expression: 'model == "gpt-4o-mini"',
+      targets: [{ provider: 'anthropic', model: 'claude-sonnet-4-5', weight: 1 }],
+    });
+    expect(res.status, res.text).toBe(201);
+    await vi.waitFor(async () => expect((await engine.decide(request))?.ruleName).toBe('replicated'), {
+      timeout: 1000,
+      interval: 20,
+    });
+    expect((await ossClient(first).put(`${RULES}/${res.body.rule.id}`, { enabled: false })).status).toBe(200);
+    await vi.waitFor(async () => expect(await engine.decide(request)).toBeUndefined(), { timeout: 1000, interval: 20 });
   });
 });
