@@ -223,6 +223,17 @@ describe(`routing rules (${RUN_MODE})`, () => {
       });
     });
 
+    it('a target’s key_id pins that key of its provider', async () => {
+      const keys = await s.admin.get('/api/keys');
+      const oa2 = keys.body.keys.find((k: any) => k.name === 'oa-2').id;
+      await rule({ name: 'pinned', cel_expression: 'true', targets: [{ provider: 'openai', key_id: oa2, weight: 1 }] });
+      for (let i = 0; i < 5; i++) {
+        const res = await s.inference.post('/v1/chat/completions', chat('openai/gpt-4o-mini'));
+        expect(res.status, res.text).toBe(200);
+        expect(res.headers.get('x-gateway-routing-info-key')).toBe('oa-2');
+      }
+    });
+
     it('weighted targets split traffic by weight (within statistical bounds)', async () => {
       await rule({
         name: 'split',
