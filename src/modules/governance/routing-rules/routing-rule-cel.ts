@@ -62,6 +62,8 @@ export interface CompiledExpression {
   evaluate(variables: RuleVariables): { matched: boolean } | { error: string };
   /** The expression reads `budget_used`, `tokens_used` or `request`. */
   usesUsage: boolean;
+  /** The variables the expression reads. */
+  reads: ReadonlySet<string>;
 }
 
 /** Why an expression cannot be used, or the compiled expression. Parsing and name checks; types are checked when run. */
@@ -84,6 +86,7 @@ export function compileRule(expression: string): CompiledExpression | { problem:
   }
   return {
     usesUsage: [...names].some((n) => USAGE_VARIABLES.has(n)),
+    reads: names,
     evaluate(variables) {
       let result: unknown;
       // A missing header is an error inside the evaluator, built as an Error: its stack trace (unused, only the

@@ -55,6 +55,9 @@ interface CompiledRule {
 interface RuleSet {
   size: number;
   byScope: ReadonlyMap<string, readonly CompiledRule[]>;
+  /** Some rule reads `headers` (`params`): only then are the request's headers (query) copied for the rules. */
+  readsHeaders: boolean;
+  readsParams: boolean;
 }
 
 /** What a rule decides: where the request goes (the caller's provider or model where the target names none). */
@@ -88,6 +91,7 @@ interface Usage {
   request: number;
 }
 const NO_USAGE: Usage = { budget_used: 0, tokens_used: 0, request: 0 };
+const EMPTY_MAP: ReadonlyMap<string, string> = new Map();
 
 /**
  * Evaluates routing rules on the request path from an in-memory snapshot of the compiled rules (rebuilt on change
@@ -165,8 +169,8 @@ export class RoutingRuleEngine implements OnApplicationBootstrap {
     if (scopes.length === 0) return undefined;
     const base: Omit<RuleVariables, 'model' | 'provider' | keyof Usage> = {
       request_type: request.requestType,
-      headers: headerMap(request.headers),
-      params: paramMap(request.query),
+      headers: rules.readsHeaders ? headerMap(request.headers) : EMPTY_MAP,
+      params: rules.readsParams ? paramMap(request.query) : EMPTY_MAP,
       virtual_key_id: vk?.id ?? '',
       virtual_key_name: vk?.name ?? '',
       team_id: teamId,
@@ -294,6 +298,8 @@ export class RoutingRuleEngine implements OnApplicationBootstrap {
     rows.sort((a, b) => a.priority - b.priority || a.created_at.getTime() - b.created_at.getTime());
     const byScope = new Map<string, CompiledRule[]>();
     let size = 0;
+    let readsHeaders = false;
+    let readsParams = false;
     for (const row of rows) {
       const expression = compileRule(row.cel_expression);
       if ('problem' in expression) {
@@ -313,8 +319,10 @@ export class RoutingRuleEngine implements OnApplicationBootstrap {
       });
       byScope.set(key, list);
       size++;
+      readsHeaders ||= expression.reads.has('headers');
+      readsParams ||= expression.reads.has('params');
     }
-    return { size, byScope };
+    return { size, byScope, readsHeaders, readsParams };
   }
 }
 
