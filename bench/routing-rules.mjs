@@ -5,7 +5,8 @@
 // or --scale-out). Rounds alternate so machine noise hits both alike; each round reports req/s and the CPU the serving
 // gateway spent per request (its own process, from /proc). Unary chat completions.
 //
-// Usage: npm run build && node bench/routing-rules.mjs [seconds=8] [rounds=4] [--rules 20] [--connections 50] [--scale-out]
+// Usage: npm run build && node bench/routing-rules.mjs [seconds=8] [rounds=4] [--rules 20] [--guarded] [--connections 50]
+//   [--scale-out]
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { runBench } from './lib/cleanup.mjs';
@@ -20,6 +21,8 @@ const { values, positionals } = parseArgs({
   options: {
     connections: { type: 'string', default: '50' },
     rules: { type: 'string', default: '20' },
+    // `"x-bench-tier" in headers && …`: the header's absence is a plain false, not an error inside CEL.
+    guarded: { type: 'boolean', default: false },
     'scale-out': { type: 'boolean', default: false },
   },
 });
@@ -49,7 +52,8 @@ await runBench(
         priority: i,
         cel_expression: last
           ? `model == "${model}" && virtual_key_name == "bench-inference"`
-          : `headers["x-bench-tier"] == "tier-${i}" || (model.startsWith("claude-") && request_type == "embedding")`,
+          : `${values.guarded ? '"x-bench-tier" in headers && ' : ''}headers["x-bench-tier"] == "tier-${i}" || ` +
+            `(model.startsWith("claude-") && request_type == "embedding")`,
         targets: [{ provider: 'openai', model, weight: 1 }],
       });
       await manage(withRules.gw, 'POST', '/api/governance/routing-rules', {
