@@ -248,7 +248,6 @@ export class RoutingRuleListDto {
   count: number;
 }
 
-@ApiSchema({ name: 'RoutingRuleListQuery' })
 export class RoutingRuleQueryDto {
   @ApiPropertyOptional({ enum: RULE_SCOPES, description: 'Only rules of this scope' })
   @IsOptionalNonNull()
