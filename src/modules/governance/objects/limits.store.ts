@@ -102,6 +102,8 @@ export class LimitsStore {
       m.find(BudgetEntity, { where: { [column]: In([...ids]) }, order: { created_at: 'ASC', id: 'ASC' } }),
       m.find(RateLimitEntity, { where: { [column]: In([...ids]) } }),
     ]);
+    // Shortest window first.
+    budgets.sort((a, b) => resetDurationMs(a.reset_duration)! - resetDurationMs(b.reset_duration)!);
     const budgetViews = await Promise.all(budgets.map((b) => this.budgetView(b)));
     budgets.forEach((b, i) => out.get(b[column] as string)?.budgets.push(budgetViews[i]!));
     for (const limit of limits) {
@@ -119,10 +121,14 @@ export class LimitsStore {
     const window = budgetWindow(budget);
     const now = Date.now();
     const state = await this.counters.get(budgetCounterKey(budget.id), window);
+    // A fixed window runs from its first charge; without one running, the last reset is the stored one.
+    const running = state.value > 0 || state.reserved > 0;
     const windowStart =
       window.kind === 'calendar'
         ? calendarPeriod(window.unit, now, window.quarterStartMonth).start
-        : Math.min(now, state.resetAt - (window.kind === 'fixed' ? window.ms : 0));
+        : running && window.kind === 'fixed'
+          ? Math.min(now, state.resetAt - window.ms)
+          : 0;
     const override = activeOverride(budget, now);
     return {
       id: budget.id,
