@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
@@ -31,11 +31,13 @@ const SNAPSHOT_KEY = 'snapshot';
  * one keeps answering; an override ending also triggers a rebuild.
  */
 @Injectable()
-export class GovernancePoliciesService extends GovernancePolicies implements OnApplicationBootstrap {
+export class GovernancePoliciesService extends GovernancePolicies implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly cache: InvalidatedCache<BuiltGovernanceSnapshot>;
   private previous: BuiltGovernanceSnapshot | undefined;
   private changes = 0;
   private refreshing: Promise<BuiltGovernanceSnapshot | null> | undefined;
+  /** Set on shutdown: a first build cut short by it is not worth a warning. */
+  private closing = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -83,9 +85,14 @@ export class GovernancePoliciesService extends GovernancePolicies implements OnA
   }
 
   onApplicationBootstrap(): void {
-    void Promise.resolve(this.snapshot()).catch((err: unknown) =>
-      this.logger.warn({ err: (err as Error).message }, 'governance snapshot could not be built at start'),
-    );
+    void Promise.resolve(this.snapshot()).catch((err: unknown) => {
+      if (!this.closing)
+        this.logger.warn({ err: (err as Error).message }, 'governance snapshot could not be built at start');
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.closing = true;
   }
 
   private async build(): Promise<BuiltGovernanceSnapshot> {
