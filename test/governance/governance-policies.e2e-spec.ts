@@ -39,7 +39,10 @@ describe(`governance policies snapshot and objects (${RUN_MODE})`, () => {
       })
     ).body.team;
     const acme = (
-      await api.post('/api/governance/customers', { name: 'acme', budgets: [{ max_limit: 1000, reset_duration: '1Y' }] })
+      await api.post('/api/governance/customers', {
+        name: 'acme',
+        budgets: [{ max_limit: 1000, reset_duration: '1Y' }],
+      })
     ).body.customer;
     const globex = (await api.post('/api/governance/customers', { name: 'globex' })).body.customer;
     const teamKey = (
@@ -259,7 +262,11 @@ describe(`governance policies snapshot and objects (${RUN_MODE})`, () => {
     const snapshot = await snapshotOf(gw);
     const ids = (levels: readonly GovernedLevel[]) => levels.map((l) => l.id);
     expect(ids(snapshot.modelConfigs('gpt-4o', 'openai', undefined))).toEqual([all.body.model_config.id, gpt.id]);
-    expect(ids(snapshot.modelConfigs('gpt-4o', 'openai', vk.id))).toEqual([all.body.model_config.id, gpt.id, scoped.id]);
+    expect(ids(snapshot.modelConfigs('gpt-4o', 'openai', vk.id))).toEqual([
+      all.body.model_config.id,
+      gpt.id,
+      scoped.id,
+    ]);
     expect(ids(snapshot.modelConfigs('gpt-4o', 'azure', vk.id))).toEqual([all.body.model_config.id, scoped.id]);
     expect(ids(snapshot.modelConfigs('claude', 'anthropic', vk.id))).toEqual([all.body.model_config.id]);
     expect(snapshot.modelConfigs('gpt-4o', 'openai', undefined)[1]).toMatchObject({
