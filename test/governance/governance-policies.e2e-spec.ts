@@ -184,6 +184,16 @@ describe(`governance policies snapshot and objects (${RUN_MODE})`, () => {
       expect.objectContaining({ id: budgetId, max_limit: 300, calendar_aligned: false }),
     ]);
     expect(unaligned.body.provider.rate_limit).not.toBeNull();
+    // reset_usage zeroes the provider's counters.
+    const counters = gw.app.get(CounterStore);
+    await counters.increment(budgetCounterKey(budgetId), 7, counterWindowOf('1M', false));
+    await counters.increment(requestCounterKey(put.body.provider.rate_limit.id), 9, counterWindowOf('1h', false));
+    const used = (await api.get(PROVIDERS)).body.providers[0];
+    expect(used.budgets[0].current_usage).toBe(7);
+    expect(used.rate_limit.request_current_usage).toBe(9);
+    const reset = await api.put(`${PROVIDERS}/openai`, { reset_usage: true });
+    expect(reset.body.provider.budgets[0]).toMatchObject({ id: budgetId, current_usage: 0 });
+    expect(reset.body.provider.rate_limit.request_current_usage).toBe(0);
     // A list replaces them; [] removes them.
     const replaced = await api.put(`${PROVIDERS}/openai`, { budgets: [{ max_limit: 10, reset_duration: '1d' }] });
     expect(replaced.body.provider.budgets.map((b: any) => b.max_limit)).toEqual([10]);
