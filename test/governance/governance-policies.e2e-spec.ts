@@ -290,6 +290,18 @@ describe(`governance policies snapshot and objects (${RUN_MODE})`, () => {
     expect(upd.body.model_config).toMatchObject({ model_name: 'gpt-4.1', provider: null });
     expect((await api.get(MODEL_CONFIGS)).body.count).toBe(3);
     expect((await api.get(`${MODEL_CONFIGS}/${gpt.id}`)).body.model_name).toBe('gpt-4.1');
+    // A user-scoped config: stored and listed, not part of any key's levels; it goes with its user.
+    const user = await api.post('/api/governance/users', {
+      name: 'Ada',
+      email: 'ada@example.com',
+      role_id: '00000000-0000-4000-8000-000000000003',
+    });
+    expect(user.status, JSON.stringify(user.body)).toBe(201);
+    const userScoped = await api.post(MODEL_CONFIGS, { model_name: 'gpt-4o', scope: 'user', scope_id: user.body.id });
+    expect(userScoped.status).toBe(201);
+    expect(ids((await snapshotOf(gw)).modelConfigs('gpt-4o', 'azure', undefined))).toEqual([all.body.model_config.id]);
+    await api.delete(`/api/governance/users/${user.body.id}`);
+    expectError(await api.get(`${MODEL_CONFIGS}/${userScoped.body.model_config.id}`), 404, 'model_config_not_found');
     // Deleting the key takes its scoped configs.
     await api.delete(`/api/governance/virtual-keys/${vk.id}`);
     expectError(await api.get(`${MODEL_CONFIGS}/${scoped.id}`), 404, 'model_config_not_found');
