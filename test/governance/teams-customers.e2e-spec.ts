@@ -258,6 +258,15 @@ describe(`teams and customers (${RUN_MODE})`, () => {
       expect(res.body.error.message).toContain('enterprise edition');
     }
     expect(await count(gw, 'team_customers')).toBe(0);
+    // The deprecated path says so on refusals too.
+    const old = await api.delete(`/api/teams/${team.id}/customers/${customer.id}`);
+    expect(old.headers.get('deprecation')).toBe('true');
+    expect(old.headers.get('link')).toBe(
+      `</api/governance/teams/${team.id}/customers/${customer.id}>; rel="successor-version"`,
+    );
+    const unauthenticated = await gw.http.delete(`/api/teams/${team.id}/customers/${customer.id}`);
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('deprecation')).toBe('true');
   });
 });
 

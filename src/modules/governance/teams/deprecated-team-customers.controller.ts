@@ -1,8 +1,8 @@
-import { Controller, Delete, Param, Res } from '@nestjs/common';
-import { ApiExtension, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import { Controller, Delete, Param } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EnterpriseOnly, Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { DeprecatedRoute } from '../../../core/http/deprecation.js';
 import { MessageResponseDto } from '../../../core/http/message-response.dto.js';
 import { CUSTOMER_DETACHED } from './teams.controller.js';
 import { TeamsService } from './teams.service.js';
@@ -22,19 +22,11 @@ export class DeprecatedTeamCustomersController {
     operationId: 'unlinkTeamCustomerDeprecated',
     summary: 'Detach a customer from a team (deprecated)',
     description: `Deprecated: use \`DELETE ${SUCCESSOR}\`, which behaves the same. Answers carry \`Deprecation: true\` and a \`Link\` to the successor.`,
-    deprecated: true,
   })
-  @ApiExtension('x-successor', SUCCESSOR)
+  @DeprecatedRoute(SUCCESSOR)
   @ApiOkResponse({ type: MessageResponseDto })
   @ApiErrorResponses(404)
-  async unlink(
-    @Param('team_id') id: string,
-    @Param('customer_id') customerId: string,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<MessageResponseDto> {
-    const successor = `/api/governance/teams/${encodeURIComponent(id)}/customers/${encodeURIComponent(customerId)}`;
-    reply.header('Deprecation', 'true');
-    reply.header('Link', `<${successor}>; rel="successor-version"`);
+  async unlink(@Param('team_id') id: string, @Param('customer_id') customerId: string): Promise<MessageResponseDto> {
     await this.teams.unlink(id, customerId);
     return { message: CUSTOMER_DETACHED };
   }
