@@ -1,6 +1,7 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
 import { PricingOverrides1795641545922 } from './1795641545922-PricingOverrides.js';
 import { RoutingRules1795641391728 } from './1795641391728-RoutingRules.js';
+import { GovernanceObjects1795641172295 } from './1795641172295-GovernanceObjects.js';
 import { RequestLogCoveringIndexes1795700000000 } from './1795700000000-RequestLogCoveringIndexes.js';
 import { RequestLogs1795632738572 } from './1795632738572-RequestLogs.js';
 import { InferenceProviders1795447065316 } from './1795447065316-InferenceProviders.js';
@@ -22,6 +23,7 @@ export const MIGRATIONS: Array<new () => unknown> = [
   InferenceProviders1795447065316,
   RequestLogs1795632738572,
   RequestLogCoveringIndexes1795700000000,
+  GovernanceObjects1795641172295,
   RoutingRules1795641391728,
   PricingOverrides1795641545922,
 ];

@@ -1,13 +1,10 @@
-import { Global, Module } from '@nestjs/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CounterStore } from '../../src/core/redis/counter.store.js';
 import {
   budgetCounterKey,
-  GovernancePolicies,
+  counterWindowOf,
   requestCounterKey,
   tokenCounterKey,
-  type GovernedLevel,
-  type GovernanceSnapshot,
 } from '../../src/modules/governance/limits/governed-levels.js';
 import { RoutingRuleEngine } from '../../src/modules/governance/routing-rules/routing-rule-engine.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -205,13 +202,13 @@ describe(`routing rules (${RUN_MODE})`, () => {
     });
 
     it('a team rule applies to the team’s keys only', async () => {
-      const teamId = '8f1d6a3e-5b7c-4d2e-9a10-0123456789ab';
-      const key = await created(s.admin.post('/api/governance/virtual-keys', { name: 'team-key', team_id: teamId }));
+      const team = (await created(s.admin.post('/api/governance/teams', { name: 'rules-team' }))).team;
+      const key = await created(s.admin.post('/api/governance/virtual-keys', { name: 'team-key', team_id: team.id }));
       await rule({
         name: 'team',
-        cel_expression: `team_id == "${teamId}"`,
+        cel_expression: `team_id == "${team.id}" && team_name == "rules-team"`,
         scope: 'team',
-        scope_id: teamId,
+        scope_id: team.id,
         targets: [{ provider: 'anthropic', model: 'claude-sonnet-4-5', weight: 1 }],
       });
       const teamClient = s.gw.http.withHeaders({ authorization: `Bearer ${key.virtual_key.value}` });
@@ -328,70 +325,47 @@ describe(`routing rules (${RUN_MODE})`, () => {
 });
 
 /** What `budget_used`, `tokens_used` and `request` read: the governed levels' counters, in percent of their limits. */
-let governedVkId = '';
-const DAY = { kind: 'fixed', ms: 86_400_000 } as const;
-const TEAM_ID = '0b7e1c2d-3f4a-4b5c-8d6e-7f8091a2b3c4';
-
-class FakePolicies extends GovernancePolicies {
-  snapshot(): GovernanceSnapshot {
-    const level = (
-      kind: 'virtual_key' | 'team',
-      id: string,
-      name: string,
-      budgets: GovernedLevel['budgets'],
-      rateLimit?: GovernedLevel['rateLimit'],
-    ): GovernedLevel => ({ kind, id, name, budgets, rateLimit });
-    return {
-      virtualKey: (id) =>
-        id === governedVkId
-          ? {
-              id,
-              name: 'inference-tests',
-              providerConfigs: [],
-              level: level(
-                'virtual_key',
-                id,
-                'inference-tests',
-                [{ id: 'rules-vk', limit: 10, resetDuration: '1d', window: DAY }],
-                {
-                  id: 'rules-rl',
-                  requests: { limit: 4, resetDuration: '1d', window: DAY },
-                  tokens: { limit: 1000, resetDuration: '1d', window: DAY },
-                },
-              ),
-              team: level('team', TEAM_ID, 'research', [
-                { id: 'rules-team', limit: 100, resetDuration: '1d', window: DAY },
-              ]),
-              customers: [],
-            }
-          : undefined,
-      provider: () => undefined,
-      modelConfigs: () => [],
-    };
-  }
-}
-
-@Global()
-@Module({ providers: [{ provide: GovernancePolicies, useClass: FakePolicies }], exports: [GovernancePolicies] })
-class FakePoliciesModule {}
-
 describe(`routing rules over governed usage (${RUN_MODE})`, () => {
   let s: InferenceStack;
   let counters: CounterStore;
+  let governed: any;
+  let teamBudgetId: string;
+  const DAY = counterWindowOf('1d', false);
   const served = async () => {
-    const res = await s.inference.post('/v1/chat/completions', chat('openai/gpt-4o-mini'));
+    const client = s.gw.http.withHeaders({ authorization: `Bearer ${governed.value}` });
+    const res = await client.post('/v1/chat/completions', chat('openai/gpt-4o-mini'));
     expect(res.status, res.text).toBe(200);
     return res.headers.get('x-gateway-routing-info-routing-rule-name');
   };
 
   beforeAll(async () => {
-    s = await startInferenceStack(
-      { inference: { routing_chain_max_depth: 2 } },
-      { extraModules: [FakePoliciesModule] },
-    );
-    const vks = await s.admin.get('/api/governance/virtual-keys');
-    governedVkId = vks.body.virtual_keys.find((k: any) => k.name === 'inference-tests').id;
+    s = await startInferenceStack({ inference: { routing_chain_max_depth: 2 } });
     counters = s.gw.app.get(CounterStore);
+    const team = (
+      await created(
+        s.admin.post('/api/governance/teams', {
+          name: 'research',
+          budgets: [{ max_limit: 100, reset_duration: '1d' }],
+        }),
+      )
+    ).team;
+    teamBudgetId = team.budgets[0].id;
+    governed = (
+      await created(
+        s.admin.post('/api/governance/virtual-keys', {
+          name: 'governed',
+          team_id: team.id,
+          budgets: [{ max_limit: 10, reset_duration: '1d' }],
+          // Limits far above what these few requests use, so enforcement never refuses them.
+          rate_limit: {
+            request_max_limit: 1000,
+            request_reset_duration: '1d',
+            token_max_limit: 1_000_000,
+            token_reset_duration: '1d',
+          },
+        }),
+      )
+    ).virtual_key;
   });
   afterAll(() => s?.close());
 
@@ -402,13 +376,13 @@ describe(`routing rules over governed usage (${RUN_MODE})`, () => {
     await make('requests', 'request >= 75.0', 2);
     await make('tokens', 'tokens_used > 90.0', 3);
     expect(await served()).toBeNull();
-    await counters.increment(tokenCounterKey('rules-rl'), 950, DAY);
+    await counters.increment(tokenCounterKey(governed.rate_limit.id), 950_000, DAY);
     expect(await served()).toBe('tokens');
-    await counters.increment(requestCounterKey('rules-rl'), 3, DAY);
+    await counters.increment(requestCounterKey(governed.rate_limit.id), 800, DAY);
     expect(await served()).toBe('requests');
     // 6 of the key's 10 USD: 60 % (the team's 100 USD budget is at 6 %; the highest counts).
-    await counters.increment(budgetCounterKey('rules-vk'), 6, DAY);
-    await counters.increment(budgetCounterKey('rules-team'), 6, DAY);
+    await counters.increment(budgetCounterKey(governed.budgets[0].id), 6, DAY);
+    await counters.increment(budgetCounterKey(teamBudgetId), 6, DAY);
     expect(await served()).toBe('budget');
   });
 
