@@ -188,6 +188,7 @@ describe(`pricing overrides (${RUN_MODE})`, () => {
       [{ scope_kind: 'provider' }, 'provider_id'],
       [{ provider_id: 'openai' }, 'provider_id'],
       [{ scope_kind: 'virtual_key', virtual_key_id: 'not-a-uuid' }, 'virtual_key_id'],
+      [{ scope_kind: 'virtual_key', virtual_key_id: '00000000-0000-4000-8000-000000000000' }, 'virtual_key_id'],
       [{ scope_kind: 'virtual_key_provider', virtual_key_id: vkId }, 'provider_id'],
       [{ scope_kind: 'provider', provider_id: 'openai', user_id: 'u' }, 'user_id'],
       [{ scope_kind: 'nope' }, 'scope_kind'],

@@ -122,6 +122,7 @@ describe(`routing rules (${RUN_MODE})`, () => {
         [{ scope: 'team' }, 'scope_id'],
         [{ scope: 'team', scope_id: 'not-a-uuid' }, 'scope_id'],
         [{ scope_id: vkId }, 'scope_id'],
+        [{ scope: 'virtual_key', scope_id: '00000000-0000-4000-8000-000000000000' }, 'scope_id'],
         [{ scope: 'user', scope_id: vkId }, 'scope'],
       ];
       for (const [change, param] of cases) {

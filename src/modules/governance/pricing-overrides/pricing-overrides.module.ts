@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { GovernanceModule } from '../governance.module.js';
 import { PricingOverrideEntity } from './entities/pricing-override.entity.js';
 import { PricingOverrides } from './pricing-override-set.js';
 import { PricingOverridesController } from './pricing-overrides.controller.js';
@@ -10,7 +11,7 @@ import { PricingOverridesService } from './pricing-overrides.service.js';
  * request by the inference plane through the exported PricingOverrides snapshot.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PricingOverrideEntity])],
+  imports: [GovernanceModule, TypeOrmModule.forFeature([PricingOverrideEntity])],
   controllers: [PricingOverridesController],
   providers: [PricingOverrides, PricingOverridesService],
   exports: [PricingOverrides],

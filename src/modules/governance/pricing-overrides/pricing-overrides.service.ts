@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { isId } from '../shared/ids.js';
+import { VirtualKeysService } from '../virtual-keys/virtual-keys.service.js';
 import type {
   CreatePricingOverrideDto,
   PricingOverrideDto,
@@ -24,6 +25,7 @@ export class PricingOverridesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly overrides: PricingOverrides,
+    private readonly virtualKeys: VirtualKeysService,
   ) {}
 
   static toView(row: PricingOverrideEntity): PricingOverrideDto {
@@ -117,6 +119,12 @@ export class PricingOverridesService {
   private async save(row: PricingOverrideEntity): Promise<PricingOverrideEntity> {
     assertScope(row);
     assertPattern(row);
+    if (row.virtual_key_id !== null && (await this.virtualKeys.findExistingIds([row.virtual_key_id])).length === 0) {
+      throw GatewayException.validation(
+        'virtual_key_id',
+        `virtual_key_id names no virtual key (${row.virtual_key_id})`,
+      );
+    }
     const saved = await this.dataSource.getRepository(PricingOverrideEntity).save(row);
     await this.overrides.invalidate();
     return saved;

@@ -7,6 +7,7 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { PROVIDER_IDS } from '../../../core/errors/routing-info.dto.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
 import { isId } from '../shared/ids.js';
+import { VirtualKeysService } from '../virtual-keys/virtual-keys.service.js';
 import type {
   CreateRoutingRuleDto,
   RoutingRuleDto,
@@ -29,6 +30,7 @@ export class RoutingRulesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly engine: RoutingRuleEngine,
+    private readonly virtualKeys: VirtualKeysService,
   ) {}
 
   static toView(rule: RoutingRuleEntity): RoutingRuleDto {
@@ -118,6 +120,9 @@ export class RoutingRulesService {
   }
 
   private async save(rule: RoutingRuleEntity): Promise<RoutingRuleEntity> {
+    if (rule.scope === 'virtual_key' && (await this.virtualKeys.findExistingIds([rule.scope_id])).length === 0) {
+      throw GatewayException.validation('scope_id', `scope_id names no virtual key (${rule.scope_id})`);
+    }
     let saved: RoutingRuleEntity;
     try {
       saved = await this.dataSource.getRepository(RoutingRuleEntity).save(rule);
