@@ -1,7 +1,7 @@
 // What routing rules cost the request path: two gateways of this build side by side in front of one provider
 // simulator, one without rules and one with `--rules` global rules (CEL over headers, model and the virtual key; none
 // matches but the last, which routes to the same model, so both gateways do the same upstream work) plus as many
-// rules scoped to other virtual keys (never evaluated for this key), each on its own fresh app dir (embedded default,
+// rules scoped to other teams (never evaluated for this key), each on its own fresh app dir (embedded default,
 // or --scale-out). Rounds alternate so machine noise hits both alike; each round reports req/s and the CPU the serving
 // gateway spent per request (its own process, from /proc). Unary chat completions.
 //
@@ -57,8 +57,8 @@ await runBench(
         targets: [{ provider: 'openai', model, weight: 1 }],
       });
       await manage(withRules.gw, 'POST', '/api/governance/routing-rules', {
-        name: `other-key-${i}`,
-        scope: 'virtual_key',
+        name: `other-team-${i}`,
+        scope: 'team',
         scope_id: randomUUID(),
         cel_expression: 'true',
         targets: [{ provider: 'openai', model, weight: 1 }],
