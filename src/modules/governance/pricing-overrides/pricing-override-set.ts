@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -116,7 +116,7 @@ function scopeKey(kind: PricingScopeKind, ids: readonly string[]): string {
  * bus (never the database per request). Await `snapshot()` once per request, then `find` is synchronous.
  */
 @Injectable()
-export class PricingOverrides implements OnApplicationBootstrap {
+export class PricingOverrides implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly holder: SnapshotHolder<PricingOverrideSet>;
 
   constructor(
@@ -136,6 +136,10 @@ export class PricingOverrides implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     this.holder.warm();
+  }
+
+  onModuleDestroy(): void {
+    this.holder.close();
   }
 
   snapshot(): PricingOverrideSet | Promise<PricingOverrideSet> {

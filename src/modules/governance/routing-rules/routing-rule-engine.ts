@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import { Counter } from 'prom-client';
@@ -102,7 +102,7 @@ const EMPTY_MAP: ReadonlyMap<string, string> = new Map();
  * (`gateway_routing_rule_errors_total`); a header or param the request lacks is simply no match.
  */
 @Injectable()
-export class RoutingRuleEngine implements OnApplicationBootstrap {
+export class RoutingRuleEngine implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly holder: SnapshotHolder<RuleSet>;
   private readonly errors: Counter<'rule' | 'reason'>;
   private readonly matches: Counter<'rule'>;
@@ -134,6 +134,10 @@ export class RoutingRuleEngine implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     this.holder.warm();
+  }
+
+  onModuleDestroy(): void {
+    this.holder.close();
   }
 
   invalidate(): Promise<void> {

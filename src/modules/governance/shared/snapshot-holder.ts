@@ -16,6 +16,8 @@ export class SnapshotHolder<T> {
   private previous: T | undefined;
   private changes = 0;
   private refreshing: Promise<T | null> | undefined;
+  /** Set on shutdown: a first build cut short by it is not worth a warning. */
+  private closing = false;
 
   constructor(
     topic: string,
@@ -52,9 +54,14 @@ export class SnapshotHolder<T> {
 
   /** Builds the first view before traffic arrives. */
   warm(): void {
-    void Promise.resolve(this.get()).catch((err: unknown) =>
-      this.logger.warn({ err: (err as Error).message }, 'snapshot could not be built at start'),
-    );
+    void Promise.resolve(this.get()).catch((err: unknown) => {
+      if (!this.closing) this.logger.warn({ err: (err as Error).message }, 'snapshot could not be built at start');
+    });
+  }
+
+  /** The application is shutting down. */
+  close(): void {
+    this.closing = true;
   }
 
   private async load(): Promise<T> {
