@@ -135,6 +135,27 @@ describe('OpenTelemetry traces of /v1 (otel.endpoint set)', () => {
     expect(receiver.exports.at(-1)!.path).toBe('/v1/traces');
   });
 
+  it('the routing rule that chose the model is on the request span', async () => {
+    const created = await s.admin.post('/api/governance/routing-rules', {
+      name: 'traced',
+      cel_expression: 'headers["x-traced"] == "yes"',
+      targets: [{ model: 'gpt-4o', weight: 1 }],
+    });
+    expect(created.status, created.text).toBe(201);
+    const parent = traceparent();
+    const res = await s.inference.post('/v1/chat/completions', chat('openai/gpt-4o-mini'), {
+      headers: { traceparent: parent.header, 'x-traced': 'yes' },
+    });
+    expect(res.status, res.text).toBe(200);
+    const { request } = await traceOf(receiver, parent.traceId);
+    expect(request.attributes).toMatchObject({
+      'gateway.routing_rule.id': created.body.rule.id,
+      'gateway.routing_rule.name': 'traced',
+      'gen_ai.response.model': expect.stringContaining('gpt-4o'),
+    });
+    expect((await s.admin.delete(`/api/governance/routing-rules/${created.body.rule.id}`)).status).toBe(200);
+  });
+
   it('one attempt span per retry, each with the provider’s failing status and error.type', async () => {
     s.sim.scenario({
       match: { family: 'openai' },

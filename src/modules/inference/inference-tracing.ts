@@ -144,6 +144,9 @@ export function endServedTrace(
   if (!attributes['gen_ai.response.model'] && result.routing.model) {
     attributes['gen_ai.response.model'] = result.routing.model;
   }
+  const rule = result.routing;
+  if (rule.routing_rule_id) attributes['gateway.routing_rule.id'] = rule.routing_rule_id;
+  if (rule.routing_rule_name) attributes['gateway.routing_rule.name'] = rule.routing_rule_name;
   const cost = usage?.cost?.total_cost;
   if (typeof cost === 'number' && Number.isFinite(cost)) attributes['gateway.cost_usd'] = cost;
   const errorType = failure
