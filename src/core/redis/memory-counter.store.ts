@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Clock, SystemClock } from '../clock/clock.js';
 import {
   assertActual,
   assertNamespace,
@@ -10,6 +11,7 @@ import {
   type CounterState,
   type ReserveItem,
   type ReserveResult,
+  type ReservedState,
 } from './counter.store.js';
 import { assertAmount, assertWindow, newWindowEnd, windowLayout, type CounterWindow } from './counter-window.js';
 
@@ -58,7 +60,10 @@ export class MemoryCounterStore extends CounterStore {
   private readonly reservations = new Map<string, Reservation>();
   private operations = 0;
 
-  constructor(private readonly namespaces = new Map<string, MemoryCounterStore>()) {
+  constructor(
+    private readonly clock: Clock = new SystemClock(),
+    private readonly namespaces = new Map<string, MemoryCounterStore>(),
+  ) {
     super();
     if (namespaces.size === 0) namespaces.set(DEFAULT_COUNTER_NAMESPACE, this);
   }
@@ -67,7 +72,7 @@ export class MemoryCounterStore extends CounterStore {
     assertNamespace(namespace);
     let store = this.namespaces.get(namespace);
     if (!store) {
-      store = new MemoryCounterStore(this.namespaces);
+      store = new MemoryCounterStore(this.clock, this.namespaces);
       this.namespaces.set(namespace, store);
     }
     return store;
@@ -94,12 +99,14 @@ export class MemoryCounterStore extends CounterStore {
   async reserve(items: ReserveItem[], ttlMs: number): Promise<ReserveResult> {
     assertReserve(items, ttlMs);
     const now = this.tick();
+    const states: ReservedState[] = [];
     for (const item of items) {
       const { value, reserved, resetAt } = this.state(item.key, item.window, now);
       if (!fitsLimit(value + reserved + item.amount, item.limit)) {
         const retryAfterMs = this.retryAfter(item.key, item.window, resetAt, now);
         return { ok: false, key: item.key, current: value, reserved, limit: item.limit, retryAfterMs };
       }
+      states.push({ used: value + reserved + item.amount, resetAt });
     }
     const reservationId = randomUUID();
     for (const item of items) {
@@ -109,7 +116,7 @@ export class MemoryCounterStore extends CounterStore {
       items: items.map(({ key, window, amount }) => ({ key, window, amount })),
       keepUntil: now + ttlMs + LATE_COMMIT_GRACE_MS,
     });
-    return { ok: true, reservationId };
+    return { ok: true, reservationId, states };
   }
 
   async commit(reservationId: string, actual?: Record<string, number>): Promise<boolean> {
@@ -234,7 +241,7 @@ export class MemoryCounterStore extends CounterStore {
 
   /** The clock of one operation, and now and then a sweep of what has expired. */
   private tick(): number {
-    const now = Date.now();
+    const now = this.clock.now();
     if (++this.operations % SWEEP_EVERY === 0) this.sweep(now);
     return now;
   }

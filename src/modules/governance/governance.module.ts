@@ -2,6 +2,11 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthPorts } from '../../core/auth/auth-ports.js';
 import { GovernanceIdentityService } from './governance-identity.service.js';
+import { DefaultGovernancePolicies } from './limits/default-governance-policies.js';
+import { GovernanceEnforcer } from './limits/governance-enforcer.js';
+import { GovernancePolicies } from './limits/governed-levels.js';
+import { QuotaController } from './limits/quota.controller.js';
+import { QuotaReader } from './limits/quota.reader.js';
 import { ManagementKeyEntity } from './management-keys/entities/management-key.entity.js';
 import { ManagementKeysController } from './management-keys/management-keys.controller.js';
 import { ManagementKeysService } from './management-keys/management-keys.service.js';
@@ -31,7 +36,7 @@ import { VirtualKeysService } from './virtual-keys/virtual-keys.service.js';
       VirtualKeyCredentialEntity,
     ]),
   ],
-  controllers: [RolesController, UsersController, ManagementKeysController, VirtualKeysController],
+  controllers: [RolesController, UsersController, ManagementKeysController, VirtualKeysController, QuotaController],
   providers: [
     RolesService,
     UsersService,
@@ -39,8 +44,11 @@ import { VirtualKeysService } from './virtual-keys/virtual-keys.service.js';
     VirtualKeyCache,
     VirtualKeysService,
     GovernanceIdentityService,
+    { provide: GovernancePolicies, useClass: DefaultGovernancePolicies },
+    GovernanceEnforcer,
+    QuotaReader,
   ],
-  exports: [VirtualKeysService],
+  exports: [VirtualKeysService, GovernanceEnforcer],
 })
 export class GovernanceModule {
   constructor(ports: AuthPorts, identity: GovernanceIdentityService) {
