@@ -42,6 +42,8 @@ export interface TestAppOptions {
   extraModules?: Array<Type | DynamicModule>;
   /** The clock of budget and rate-limit windows: a ManualClock moves windows without sleeps. */
   clock?: Clock;
+  /** In the Redis run mode: reach Redis at this URL instead (a proxy the test can cut). */
+  redisUrl?: string;
 }
 
 export interface TestApp {
@@ -84,7 +86,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   if (databaseUrl) overrides.database_url = databaseUrl;
   if (TEST_REDIS_URL) {
-    overrides.redis_url = TEST_REDIS_URL;
+    overrides.redis_url = options.redisUrl ?? TEST_REDIS_URL;
     overrides.redis_prefix = options.redisPrefix ?? `gwt-${randomBytes(5).toString('hex')}`;
   }
   const config = loadConfig({ env: options.env ?? {}, overrides });

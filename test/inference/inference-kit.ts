@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { expect } from 'vitest';
 import type { HttpClient, HttpResult } from '../helpers/http.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/test-app.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
 
 export const SETUP_TOKEN = 'setup-token-123456';
@@ -38,9 +38,12 @@ export async function created(res: Promise<HttpResult>): Promise<any> {
  * A gateway and a provider simulator, with providers configured against the simulator: openai (keys `oa-1`, `oa-2`),
  * anthropic (`an-1`), gemini (`ge-1`) and azure (`az-1`, deployment `dep-4o` for `gpt-4o`); and a virtual key.
  */
-export async function startInferenceStack(config: Record<string, unknown> = {}): Promise<InferenceStack> {
+export async function startInferenceStack(
+  config: Record<string, unknown> = {},
+  options: Omit<TestAppOptions, 'config'> = {},
+): Promise<InferenceStack> {
   const sim = await startSimulator();
-  const gw = await startTestApp({ config: { setup_token: SETUP_TOKEN, ...config } });
+  const gw = await startTestApp({ ...options, config: { setup_token: SETUP_TOKEN, ...config } });
   const admin = gw.http.withHeaders({ 'x-gateway-setup-token': SETUP_TOKEN });
   await created(
     admin.post('/api/providers', {
