@@ -73,7 +73,7 @@ export async function createKey(s: InferenceStack, body: KeyBody): Promise<Gover
 
 export async function createTeam(
   s: InferenceStack,
-  body: { name: string; budgets?: Budget[]; rate_limit?: RateLimit; customer_id?: string },
+  body: { name: string; budgets?: Budget[]; rate_limit?: RateLimit },
 ): Promise<string> {
   return ((await created(s.admin.post('/api/governance/teams', body))).team as { id: string }).id;
 }
@@ -114,14 +114,16 @@ const prices = new PriceTable();
 /**
  * A chat request whose real usage equals the gateway's estimate (the simulator is told to report exactly the input
  * and output tokens the estimate assumes), so a budget of N × `cost` admits exactly N requests and a token limit of
- * N × `tokens` likewise. `scenario` is the simulator step that answers with that usage.
+ * N × `tokens` likewise; `usage` is what the simulator should report. `extra` (fallbacks, …) is part of the body, so
+ * of the estimate.
  */
 export function exactChat(
   model = 'openai/gpt-4o-mini',
   maxTokens = 16,
   text = 'count me',
+  extra: Json = {},
 ): { body: Json; cost: number; tokens: number; usage: { input_tokens: number; output_tokens: number } } {
-  const body: Json = { model, messages: [{ role: 'user', content: text }], max_tokens: maxTokens };
+  const body: Json = { model, messages: [{ role: 'user', content: text }], max_tokens: maxTokens, ...extra };
   const { input, output } = estimateTokens('chat', body);
   const slash = model.indexOf('/');
   const cost = prices.costOf(model.slice(0, slash) as ProviderId, model.slice(slash + 1), {

@@ -108,7 +108,10 @@ describe('virtual key provider configs', () => {
   });
 
   it("each model of a fallback chain is checked against its own provider's levels", async () => {
-    const { body, cost, usage } = exactChat();
+    const fallbacks = ['anthropic/claude-sonnet-4-5', 'gemini/gemini-2.0-flash'];
+    // The budget allows one request of this body (its estimate equals the usage the simulator reports).
+    const { body: withFallback, cost, usage } = exactChat('openai/gpt-4o-mini', 16, 'count me', { fallbacks });
+    const { body } = exactChat();
     answerWith(s, usage);
     const key = await createKey(s, {
       name: 'pc-fallback',
@@ -123,7 +126,6 @@ describe('virtual key provider configs', () => {
         { provider: 'anthropic', weight: 1, allowed_models: ['*'], key_ids: ['*'] },
       ],
     });
-    const withFallback = { ...body, fallbacks: ['anthropic/claude-sonnet-4-5', 'gemini/gemini-2.0-flash'] };
     const first = await chat(key, withFallback);
     expect(first.headers.get('x-gateway-routing-info-provider')).toBe('openai');
     // The openai config's budget is spent: the fallback serves without openai being called.

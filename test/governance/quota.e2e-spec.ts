@@ -5,7 +5,6 @@ import {
   chat,
   createCustomer,
   createKey,
-  createTeam,
   exactChat,
   quota,
   startGovernedStack,
@@ -38,15 +37,11 @@ describe('virtual key quota', () => {
     const customer = await createCustomer(s, {
       name: 'quota-customer',
       budgets: [{ max_limit: 10, reset_duration: '1M' }],
-    });
-    const team = await createTeam(s, {
-      name: 'quota-team',
-      customer_id: customer,
       rate_limit: { request_max_limit: 100, request_reset_duration: '1h' },
     });
     const key = await createKey(s, {
       name: 'quota-full',
-      team_id: team,
+      customer_id: customer,
       budgets: [{ max_limit: 1, reset_duration: '1d' }],
       rate_limit: { token_max_limit: 1000, token_reset_duration: '1h' },
       provider_configs: [
@@ -76,8 +71,8 @@ describe('virtual key quota', () => {
       expect(b.reset_at).toMatch(RFC3339_UTC);
     }
     const limits = Object.fromEntries(view.rate_limits.map((r: any) => [r.level, r]));
-    expect(limits.team).toMatchObject({
-      level_id: team,
+    expect(limits.customer).toMatchObject({
+      level_id: customer,
       request_max_limit: 100,
       request_reset_duration: '1h',
       request_current_usage: 1,

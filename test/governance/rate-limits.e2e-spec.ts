@@ -114,6 +114,7 @@ describe('rate limits on the request path', () => {
       name: 'rl-settle',
       rate_limit: { token_max_limit: 10 * tokens, token_reset_duration: '1h' },
     });
+    s.sim.reset();
     answerWith(s, { input_tokens: 5, output_tokens: 7 });
     expect((await chat(key, body)).status).toBe(200);
     expect((await quota(key)).rate_limits[0].token_current_usage).toBe(12);

@@ -183,7 +183,11 @@ export class GovernanceEnforcer {
     let store = this.counters;
     let result: ReserveResult;
     try {
-      result = await this.call(store, (s) => s.reserve(items, HOLD_MS));
+      // A reservation that Redis makes after the timeout (a queued command sent on reconnect) is given back.
+      const remote = this.counters;
+      const late = (r: ReserveResult) =>
+        r.ok ? this.settle(remote.release(r.reservationId), 'late release') : undefined;
+      result = await this.call(remote, (s) => s.reserve(items, HOLD_MS), late);
     } catch (err) {
       if (!(err instanceof CountersDown)) throw err;
       if (!this.failOpen) throw limitsUnavailable(err.cause);
@@ -209,20 +213,37 @@ export class GovernanceEnforcer {
     }
   }
 
-  /** A counter call bounded by `governance.counter_timeout` when the counters are remote. */
-  private async call<T>(store: CounterStore, run: (store: CounterStore) => Promise<T>): Promise<T> {
+  /**
+   * A counter call bounded by `governance.counter_timeout` when the counters are remote. `late` receives what the call
+   * resolves to after the timeout gave up on it.
+   */
+  private async call<T>(
+    store: CounterStore,
+    run: (store: CounterStore) => Promise<T>,
+    late?: (value: T) => void,
+  ): Promise<T> {
     if (store.kind === 'memory') return run(store);
     let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new CountersDown('counter call timed out')), this.timeoutMs);
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new CountersDown('counter call timed out'));
+      }, this.timeoutMs);
     });
+    const running = run(store).then(
+      (value) => {
+        if (timedOut) late?.(value);
+        return value;
+      },
+      (err: unknown) => {
+        throw new CountersDown('counter call failed', { cause: err });
+      },
+    );
+    // Rejections after the timeout are nobody's: keep them from being unhandled.
+    running.catch(() => undefined);
     try {
-      return await Promise.race([
-        run(store).catch((err: unknown) => {
-          throw new CountersDown('counter call failed', { cause: err });
-        }),
-        timeout,
-      ]);
+      return await Promise.race([running, timeout]);
     } finally {
       clearTimeout(timer);
     }
