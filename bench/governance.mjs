@@ -1,6 +1,6 @@
 // What governance costs on the request path, side by side in one run: the same chat completion through the built
 // gateway with a virtual key that no budget or limit covers (ungoverned: no counter work at all) and with one covered
-// at three levels (the key, its team and the team's customer), each level with a budget and a request + token rate
+// at three levels (its provider config, the key itself and its team), each level with a budget and a request + token rate
 // limit, all far above what the run spends: every governed request reserves at 9 counters in one atomic call and
 // settles them after the answer. Run on the embedded default (in-process counters), then on Postgres + Redis (one Lua
 // script per reservation and per settlement; --embedded-only or --redis-only for one of them). Each part: a warm-up
@@ -14,7 +14,7 @@
 import { parseArgs } from 'node:util';
 import { runBench } from './lib/cleanup.mjs';
 import { manage, startGateway } from './lib/gateway.mjs';
-import { chatBody, isChatCompletion, spawnSimulator, wireGateway } from './lib/inference.mjs';
+import { chatBody, isChatCompletion, MODEL, spawnSimulator, wireGateway } from './lib/inference.mjs';
 import { alternate, formatLoad, ratio } from './lib/load.mjs';
 import { machineLine } from './lib/report.mjs';
 import { createScratchScaleOut } from './lib/scale-out.mjs';
@@ -45,16 +45,13 @@ const RATE_LIMIT = {
   token_reset_duration: '1h',
 };
 
-/** A key covered by budgets and limits at three levels: the key, its team, the team's customer. */
+/**
+ * A key covered by budgets and limits at three levels: its provider config for openai, the key itself, its team (a
+ * team's customers are enterprise links; a key has a team or a customer, not both).
+ */
 async function governedKey(gw) {
-  const customer = await manage(gw, 'POST', '/api/governance/customers', {
-    name: 'bench-customer',
-    budgets: BUDGETS,
-    rate_limit: RATE_LIMIT,
-  });
   const team = await manage(gw, 'POST', '/api/governance/teams', {
     name: 'bench-team',
-    customer_id: customer.customer.id,
     budgets: BUDGETS,
     rate_limit: RATE_LIMIT,
   });
@@ -63,6 +60,16 @@ async function governedKey(gw) {
     team_id: team.team.id,
     budgets: BUDGETS,
     rate_limit: RATE_LIMIT,
+    provider_configs: [
+      {
+        provider: 'openai',
+        weight: 1,
+        allowed_models: ['*'],
+        key_ids: ['*'],
+        budgets: BUDGETS,
+        rate_limit: RATE_LIMIT,
+      },
+    ],
   });
   return key.virtual_key.value;
 }
@@ -89,7 +96,7 @@ await runBench(
         `generator on the same machine`,
     );
     const sim = await spawnSimulator();
-    const body = chatBody();
+    const body = chatBody({ model: `openai/${MODEL}` });
     const summary = [];
     for (const mode of modes) {
       const db = mode === 'redis' ? await createScratchScaleOut() : undefined;
