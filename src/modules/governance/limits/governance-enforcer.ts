@@ -199,7 +199,11 @@ export class GovernanceEnforcer {
       throw limitRefusal(refused.check, { ...result, amount: refused.item.amount });
     }
     const headers = rateLimitHeaders(entries, result.states, this.clock.now());
-    return new Admission(headers, result.reservationId, store, entries, (work, what) => this.settle(work, what));
+    const settle =
+      store.kind === 'memory'
+        ? (work: Promise<unknown>) => void work.catch(() => undefined)
+        : (work: Promise<unknown>, what: string) => this.settle(work, what);
+    return new Admission(headers, result.reservationId, store, entries, settle);
   }
 
   /** One counter as it stands (the quota endpoint), bounded like every counter call; 503 in the `closed` mode. */
@@ -274,35 +278,49 @@ export class GovernanceEnforcer {
   }
 }
 
+/** A level's counters, computed once per snapshot object (levels are immutable; a rebuilt snapshot has new ones). */
+interface LevelCounter {
+  key: string;
+  window: ReserveItem['window'];
+  check: LimitCheck;
+}
+const levelCounters = new WeakMap<GovernedLevel, LevelCounter[]>();
+
+function countersOf(level: GovernedLevel): LevelCounter[] {
+  let out = levelCounters.get(level);
+  if (out) return out;
+  out = [];
+  for (const budget of level.budgets) {
+    const { id, limit, resetDuration, window } = budget;
+    out.push({ key: budgetCounterKey(id), window, check: { level, kind: 'budget', ruleId: id, limit, resetDuration } });
+  }
+  const rl = level.rateLimit;
+  if (rl?.requests) {
+    const { limit, resetDuration, window } = rl.requests;
+    const check: LimitCheck = { level, kind: 'requests', ruleId: rl.id, limit, resetDuration };
+    out.push({ key: requestCounterKey(rl.id), window, check });
+  }
+  if (rl?.tokens) {
+    const { limit, resetDuration, window } = rl.tokens;
+    out.push({
+      key: tokenCounterKey(rl.id),
+      window,
+      check: { level, kind: 'tokens', ruleId: rl.id, limit, resetDuration },
+    });
+  }
+  levelCounters.set(level, out);
+  return out;
+}
+
 /** The reserve items of every budget and rate limit of `levels`, with what each stands for (duplicates once). */
 function checksOf(levels: GovernedLevel[], estimate: UsageEstimate): Array<{ item: ReserveItem; check: LimitCheck }> {
   const out: Array<{ item: ReserveItem; check: LimitCheck }> = [];
-  const seen = new Set<string>();
-  const push = (key: string, amount: number, check: LimitCheck, window: ReserveItem['window']) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push({ item: { key, amount, limit: check.limit, window }, check });
-  };
+  const cost = Math.max(estimate.costUsd, MIN_BUDGET_RESERVATION);
   for (const level of levels) {
-    for (const budget of level.budgets) {
-      const check: LimitCheck = {
-        level,
-        kind: 'budget',
-        ruleId: budget.id,
-        limit: budget.limit,
-        resetDuration: budget.resetDuration,
-      };
-      push(budgetCounterKey(budget.id), Math.max(estimate.costUsd, MIN_BUDGET_RESERVATION), check, budget.window);
-    }
-    const rl = level.rateLimit;
-    if (rl?.requests) {
-      const { limit, resetDuration, window } = rl.requests;
-      push(requestCounterKey(rl.id), 1, { level, kind: 'requests', ruleId: rl.id, limit, resetDuration }, window);
-    }
-    if (rl?.tokens) {
-      const { limit, resetDuration, window } = rl.tokens;
-      const check: LimitCheck = { level, kind: 'tokens', ruleId: rl.id, limit, resetDuration };
-      push(tokenCounterKey(rl.id), estimate.tokens, check, window);
+    for (const { key, window, check } of countersOf(level)) {
+      if (out.some((e) => e.item.key === key)) continue;
+      const amount = check.kind === 'budget' ? cost : check.kind === 'requests' ? 1 : estimate.tokens;
+      out.push({ item: { key, amount, limit: check.limit, window }, check });
     }
   }
   return out;
