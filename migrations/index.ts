@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { GovernanceObjects1795641172295 } from './1795641172295-GovernanceObjects.js';
 import { RequestLogCoveringIndexes1795700000000 } from './1795700000000-RequestLogCoveringIndexes.js';
 import { RequestLogs1795632738572 } from './1795632738572-RequestLogs.js';
 import { InferenceProviders1795447065316 } from './1795447065316-InferenceProviders.js';
@@ -20,4 +21,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   InferenceProviders1795447065316,
   RequestLogs1795632738572,
   RequestLogCoveringIndexes1795700000000,
+  GovernanceObjects1795641172295,
 ];

@@ -18,6 +18,36 @@ const DOCUMENTED_PUBLIC = [
 ].sort();
 /** The one management route reached with a virtual key only. */
 const QUOTA_ROUTE = 'GET /api/governance/virtual-keys/quota';
+/** Governance object routes (issue 11): each must be in the table, so the checks below cover them. */
+const GOVERNANCE_OBJECT_ROUTES = [
+  'GET /api/governance/teams',
+  'POST /api/governance/teams',
+  'GET /api/governance/teams/:team_id',
+  'PUT /api/governance/teams/:team_id',
+  'DELETE /api/governance/teams/:team_id',
+  'GET /api/governance/teams/:team_id/customers',
+  'POST /api/governance/teams/:team_id/customers',
+  'DELETE /api/governance/teams/:team_id/customers/:customer_id',
+  'DELETE /api/teams/:team_id/customers/:customer_id',
+  'GET /api/governance/customers',
+  'POST /api/governance/customers',
+  'GET /api/governance/customers/:customer_id',
+  'PUT /api/governance/customers/:customer_id',
+  'DELETE /api/governance/customers/:customer_id',
+  'GET /api/governance/customers/:customer_id/teams',
+  'GET /api/governance/budgets',
+  'GET /api/governance/rate-limits',
+  'PUT /api/governance/virtual-keys/:vk_id/budgets/:budget_id/override',
+  'DELETE /api/governance/virtual-keys/:vk_id/budgets/:budget_id/override',
+  'GET /api/governance/providers',
+  'PUT /api/governance/providers/:provider',
+  'DELETE /api/governance/providers/:provider',
+  'GET /api/governance/model-configs',
+  'POST /api/governance/model-configs',
+  'GET /api/governance/model-configs/:mc_id',
+  'PUT /api/governance/model-configs/:mc_id',
+  'DELETE /api/governance/model-configs/:mc_id',
+];
 /** Data-plane prefixes: their own auth (virtual keys, per-config tokens), never management, never setup-locked. */
 const DATA_PLANE_PREFIXES = ['/v1/', '/agents/a2a/'];
 
@@ -109,6 +139,10 @@ describe(`route table, open-source edition under the setup lock (${RUN_MODE})`, 
   it("the table holds the gateway's routes", () => {
     expect(routes.length).toBeGreaterThan(5);
     expect(routes.map(key)).toEqual(expect.arrayContaining([...DOCUMENTED_PUBLIC, 'GET /metrics']));
+    expect(routes.map(key)).toEqual(expect.arrayContaining(GOVERNANCE_OBJECT_ROUTES));
+    // Each needs a management credential and its permission.
+    const access = GOVERNANCE_OBJECT_ROUTES.map((r) => routes.find((route) => key(route) === r)?.access?.kind);
+    expect(new Set(access)).toEqual(new Set(['management']));
   });
   declarationChecksLazy(() => routes);
 

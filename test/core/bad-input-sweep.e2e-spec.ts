@@ -135,6 +135,11 @@ interface Fixtures {
   roleId: string;
   userId: string;
   managementKeyId: string;
+  teamId: string;
+  customerId: string;
+  /** A budget of `otherVkId` (the override routes). */
+  budgetId: string;
+  modelConfigId: string;
 }
 
 /** A value the schema accepts, for the fields a case does not touch. */
@@ -143,6 +148,7 @@ function sample(name: string, schema: Schema | undefined, fx: Fixtures): unknown
     agent_card_url: fx.agentCardUrl,
     role_id: fx.roleId,
     ids: [fx.otherVkId],
+    customer_id: fx.customerId,
     email: 'sweep@example.com',
     password: 'sweep-password-1',
     username: 'admin',
@@ -236,6 +242,11 @@ function pathValue(op: Operation, name: string, fx: Fixtures): string {
   if (name === 'name') return fx.agentName;
   if (name === 'path') return 'tasks';
   if (name === 'vk_id') return fx.otherVkId;
+  if (name === 'team_id') return fx.teamId;
+  if (name === 'customer_id') return fx.customerId;
+  if (name === 'budget_id') return fx.budgetId;
+  if (name === 'mc_id') return fx.modelConfigId;
+  if (name === 'provider') return 'openai';
   if (name === 'id' && op.path.includes('/users/')) return fx.userId;
   if (name === 'id' && op.path.includes('/roles/')) return fx.roleId;
   if (name === 'id' && op.path.includes('/management-keys/')) return fx.managementKeyId;
@@ -393,7 +404,13 @@ describe(`bad-input sweep over the OpenAPI document (${RUN_MODE})`, () => {
     });
     expect(agentRes.status, agentRes.text).toBe(201);
     const vk = await http.post('/api/governance/virtual-keys', { name: 'sweep-data-plane' });
-    const other = await http.post('/api/governance/virtual-keys', { name: 'sweep-target' });
+    const other = await http.post('/api/governance/virtual-keys', {
+      name: 'sweep-target',
+      budgets: [{ max_limit: 1, reset_duration: '1d' }],
+    });
+    const team = await http.post('/api/governance/teams', { name: 'sweep-team' });
+    const customer = await http.post('/api/governance/customers', { name: 'sweep-customer' });
+    const modelConfig = await http.post('/api/governance/model-configs', { model_name: 'sweep-model' });
     const role = await http.post('/api/governance/rbac/roles', {
       name: 'sweep-role',
       permissions: ['AgentGateway:View'],
@@ -404,7 +421,7 @@ describe(`bad-input sweep over the OpenAPI document (${RUN_MODE})`, () => {
       role_id: role.body.id,
     });
     const mk = await http.post('/api/management-keys', { name: 'sweep-key', scopes: [] });
-    for (const res of [vk, other, role, user, mk]) expect(res.status, res.text).toBe(201);
+    for (const res of [vk, other, role, user, mk, team, customer, modelConfig]) expect(res.status, res.text).toBe(201);
     fx = {
       agentName: 'sweep',
       agentCardUrl: a2a.cardUrl,
@@ -413,6 +430,10 @@ describe(`bad-input sweep over the OpenAPI document (${RUN_MODE})`, () => {
       roleId: role.body.id,
       userId: user.body.id,
       managementKeyId: mk.body.id,
+      teamId: team.body.team.id,
+      customerId: customer.body.customer.id,
+      budgetId: other.body.virtual_key.budgets[0].id,
+      modelConfigId: modelConfig.body.model_config.id,
     };
   });
   afterAll(async () => {
@@ -441,7 +462,7 @@ describe(`bad-input sweep over the OpenAPI document (${RUN_MODE})`, () => {
         `${figures.serverErrors.length} × 5xx, ${figures.notGatewayErrors.length} non-GatewayError bodies, ` +
         `${figures.wrongParams.length} wrong params\n`,
     );
-    expect(figures.operations).toBeGreaterThanOrEqual(48);
+    expect(figures.operations).toBeGreaterThanOrEqual(100);
     expect({
       serverErrors: figures.serverErrors,
       notGatewayErrors: figures.notGatewayErrors,

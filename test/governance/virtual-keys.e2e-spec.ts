@@ -33,7 +33,9 @@ describe(`virtual keys (${RUN_MODE})`, () => {
   afterAll(() => gw?.close());
 
   it('create shows the value once and stores only its hash; get, update, delete', async () => {
-    const team_id = '8d7e9c1a-6b2f-4f0e-9c51-2a4b6d8e0f13';
+    const team = await api.post('/api/governance/teams', { name: 'team-a' });
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    const team_id = team.body.team.id as string;
     const res = await api.post(VKS, { name: 'team-a', description: 'Team A prod', team_id });
     expect(res.status).toBe(201);
     expect(res.body.message).toBe('Virtual key created successfully');

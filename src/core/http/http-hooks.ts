@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { MetricsService } from '../metrics/metrics.service.js';
+import { sendDeprecationHeaders } from './deprecation.js';
 import { clip } from './echo.js';
 import './sse-relay.js';
 
@@ -13,7 +14,10 @@ declare module 'fastify' {
 /** The access line keeps more of the path than an error message does (ids in it help), but not all 16 KiB. */
 const ACCESS_LOG_URL_CHARS = 1024;
 
-/** Request id echo, one structured access-log line per request, and request metrics by route pattern. */
+/**
+ * Request id echo, deprecation headers of deprecated routes, one structured access-log line per request, and request
+ * metrics by route pattern.
+ */
 export function registerHttpHooks(fastify: FastifyInstance, logger: Logger, metrics: MetricsService): void {
   // The access line holds only fields the gateway sets (ids, route, status, timings, counts): no secret can reach it, so
   // it skips the root logger's redaction, which costs ~70 µs a line (wildcard paths) against ~2 µs without.
@@ -21,6 +25,7 @@ export function registerHttpHooks(fastify: FastifyInstance, logger: Logger, metr
   fastify.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now();
     void reply.header('x-request-id', request.id);
+    sendDeprecationHeaders(request, reply);
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -1,3 +1,4 @@
+import { ModelConfigEntity } from '../objects/entities/model-config.entity.js';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -88,7 +89,11 @@ export class UsersService {
   async delete(id: string, principal: Principal | undefined): Promise<void> {
     const user = await this.get(id);
     await this.checkRole(user.role_id, principal, 'delete');
-    await this.dataSource.getRepository(UserEntity).delete({ id: user.id });
+    // Model configs scoped to the user go with it (their scope_id has no foreign key: it names a key or a user).
+    await this.dataSource.transaction(async (m) => {
+      await m.delete(ModelConfigEntity, { scope: 'user', scope_id: user.id });
+      await m.delete(UserEntity, { id: user.id });
+    });
   }
 
   /** Login by email and password: the user and its role's permissions, or null (same time either way). */

@@ -62,7 +62,7 @@ export class VirtualKeysController {
   @ApiOkResponse({ type: VirtualKeyDto })
   @ApiErrorResponses(404)
   async get(@Param('vk_id') id: string): Promise<VirtualKeyDto> {
-    return VirtualKeysService.toView(await this.keys.get(id));
+    return this.keys.view(await this.keys.get(id));
   }
 
   @Put(':vk_id')
@@ -71,8 +71,7 @@ export class VirtualKeysController {
   @ApiOkResponse({ type: VirtualKeyOperationDto })
   @ApiErrorResponses(404, 409)
   async update(@Param('vk_id') id: string, @Body() dto: UpdateVirtualKeyDto): Promise<VirtualKeyOperationDto> {
-    const key = await this.keys.update(id, dto);
-    return { message: 'Virtual key updated successfully', virtual_key: VirtualKeysService.toView(key) };
+    return { message: 'Virtual key updated successfully', virtual_key: await this.keys.update(id, dto) };
   }
 
   @Delete(':vk_id')

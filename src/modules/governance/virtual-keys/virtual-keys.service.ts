@@ -19,6 +19,10 @@ import type {
 import { VirtualKeyCredentialEntity } from './entities/virtual-key-credential.entity.js';
 import { VirtualKeyEntity } from './entities/virtual-key.entity.js';
 import { VirtualKeyCache, type CachedVirtualKey } from './virtual-key-cache.js';
+import { VirtualKeyPolicyWriter } from './virtual-key-policy.writer.js';
+import { LimitsStore, type RemovedLimits } from '../objects/limits.store.js';
+import { ModelConfigEntity } from '../objects/entities/model-config.entity.js';
+import { GovernancePoliciesService } from '../policies/governance-policies.service.js';
 
 const NAME_CONFLICT = 'uq_virtual_keys_name';
 
@@ -30,9 +34,34 @@ export class VirtualKeysService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cache: VirtualKeyCache,
+    private readonly policy: VirtualKeyPolicyWriter,
+    private readonly limits: LimitsStore,
+    private readonly policies: GovernancePoliciesService,
   ) {}
 
-  static toView(key: VirtualKeyEntity, value?: string): VirtualKeyDto {
+  /** The key with its policy (provider configs, budgets and rate limit with their usage). */
+  async view(key: VirtualKeyEntity, value?: string): Promise<VirtualKeyDto> {
+    return (await this.views([key], value))[0]!;
+  }
+
+  private async views(keys: VirtualKeyEntity[], value?: string): Promise<VirtualKeyDto[]> {
+    const policies = await this.policy.views(
+      this.dataSource.manager,
+      keys.map((k) => k.id),
+    );
+    return keys.map((k) => {
+      const p = policies.get(k.id)!;
+      return {
+        ...VirtualKeysService.baseView(k, value),
+        provider_configs: p.provider_configs,
+        budgets: p.budgets,
+        rate_limit: p.rate_limit,
+        mcp_configs: k.mcp_configs as Record<string, unknown>[],
+      };
+    });
+  }
+
+  private static baseView(key: VirtualKeyEntity, value?: string) {
     return {
       id: key.id,
       name: key.name,
@@ -58,7 +87,7 @@ export class VirtualKeysService {
       take: limit,
       skip: offset,
     });
-    const virtual_keys = rows.map((k) => VirtualKeysService.toView(k));
+    const virtual_keys = await this.views(rows);
     return { virtual_keys, count: virtual_keys.length, pagination: { total_count, limit, offset, sort_by, order } };
   }
 
@@ -81,8 +110,10 @@ export class VirtualKeysService {
   async create(dto: CreateVirtualKeyDto): Promise<VirtualKeyDto> {
     const expires_at = parseFutureExpiry(dto.expires_at) ?? null;
     const value = generateVirtualKeyValue();
+    await this.policy.validateInput(dto);
     try {
       const key = await this.dataSource.transaction(async (m) => {
+        await this.policy.validateOwner(m, dto, undefined);
         const saved = await m.save(
           m.create(VirtualKeyEntity, {
             id: randomUUID(),
@@ -92,40 +123,73 @@ export class VirtualKeysService {
             expires_at,
             team_id: dto.team_id ?? null,
             customer_id: dto.customer_id ?? null,
+            mcp_configs: dto.mcp_configs ?? [],
           }),
         );
         await this.addCredential(m, saved.id, value);
+        await this.policy.write(m, saved.id, dto);
         return saved;
       });
-      return VirtualKeysService.toView(key, value);
+      await this.policies.invalidate();
+      return await this.view(key, value);
     } catch (error) {
       throw this.mapConflict(error, dto.name);
     }
   }
 
-  async update(id: string, dto: UpdateVirtualKeyDto): Promise<VirtualKeyEntity> {
-    const key = await this.get(id);
-    if (dto.expires_at !== undefined) key.expires_at = parseFutureExpiry(dto.expires_at) ?? null;
-    if (dto.name !== undefined) key.name = dto.name;
-    if (dto.description !== undefined) key.description = dto.description;
-    if (dto.is_active !== undefined) key.is_active = dto.is_active;
-    if (dto.team_id !== undefined) key.team_id = dto.team_id;
-    if (dto.customer_id !== undefined) key.customer_id = dto.customer_id;
+  async update(id: string, dto: UpdateVirtualKeyDto): Promise<VirtualKeyDto> {
+    if (!isId(id)) throw this.notFound(id);
+    const expiresAt = dto.expires_at === undefined ? undefined : (parseFutureExpiry(dto.expires_at) ?? null);
+    await this.policy.validateInput(dto);
+    let toReset: RemovedLimits = { budgetIds: [], rateLimitIds: [] };
     let saved: VirtualKeyEntity;
     try {
-      saved = await this.dataSource.getRepository(VirtualKeyEntity).save(key);
+      saved = await this.dataSource.transaction(async (m) => {
+        const key = await m.findOne(VirtualKeyEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+        if (!key) throw this.notFound(id);
+        await this.policy.validateOwner(m, dto, key);
+        if (expiresAt !== undefined) key.expires_at = expiresAt;
+        if (dto.name !== undefined) key.name = dto.name;
+        if (dto.description !== undefined) key.description = dto.description;
+        if (dto.is_active !== undefined) key.is_active = dto.is_active;
+        if (dto.team_id !== undefined) key.team_id = dto.team_id;
+        if (dto.customer_id !== undefined) key.customer_id = dto.customer_id;
+        if (dto.mcp_configs !== undefined) key.mcp_configs = dto.mcp_configs;
+        const result = await m.save(key);
+        const removed = await this.policy.write(m, id, dto);
+        toReset = removed;
+        if (dto.reset_usage) {
+          const all = await this.policy.allLimitIds(m, id);
+          await this.limits.markReset(m, all.budgetIds);
+          toReset = {
+            budgetIds: [...removed.budgetIds, ...all.budgetIds],
+            rateLimitIds: [...removed.rateLimitIds, ...all.rateLimitIds],
+          };
+        }
+        return result;
+      });
     } catch (error) {
-      throw this.mapConflict(error, key.name);
+      throw this.mapConflict(error, dto.name ?? '');
     }
     await this.cache.invalidate();
-    return saved;
+    await this.policies.invalidate();
+    await this.limits.resetCounters(toReset);
+    return this.view(saved);
   }
 
   async delete(id: string): Promise<void> {
     const key = await this.get(id);
-    // Credentials go with it (ON DELETE CASCADE).
-    await this.dataSource.getRepository(VirtualKeyEntity).delete({ id: key.id });
+    // Credentials, provider configs, budgets and rate limits go with it (ON DELETE CASCADE); so do the model configs
+    // scoped to it.
+    const removed = await this.dataSource.transaction(async (m) => {
+      const limits = await this.policy.allLimitIds(m, key.id);
+      await m.delete(ModelConfigEntity, { scope: 'virtual_key', scope_id: key.id });
+      await m.delete(VirtualKeyEntity, { id: key.id });
+      return limits;
+    });
     await this.cache.invalidate();
+    await this.policies.invalidate();
+    await this.limits.resetCounters(removed);
   }
 
   /**
@@ -144,7 +208,7 @@ export class VirtualKeysService {
       const missing = ids.find((id) => !byId.has(id));
       if (missing !== undefined) throw this.notFound(missing);
       const now = new Date();
-      const out: VirtualKeyDto[] = [];
+      const out: Array<{ key: VirtualKeyEntity; value: string }> = [];
       for (const id of ids) {
         const key = byId.get(id) as VirtualKeyEntity;
         const credentials = m.getRepository(VirtualKeyCredentialEntity);
@@ -162,12 +226,14 @@ export class VirtualKeysService {
         await this.addCredential(m, id, value);
         key.updated_at = now;
         const saved = await m.save(key);
-        out.push(VirtualKeysService.toView(saved, value));
+        out.push({ key: saved, value });
       }
       return out;
     });
     await this.cache.invalidate();
-    return rotated;
+    const views: VirtualKeyDto[] = [];
+    for (const { key, value } of rotated) views.push(await this.view(key, value));
+    return views;
   }
 
   /**

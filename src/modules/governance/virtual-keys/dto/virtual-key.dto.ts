@@ -1,21 +1,96 @@
 import { PaginationDto } from '../../../../core/http/paging.dto.js';
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema, type ApiPropertyOptions } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
   ArrayNotEmpty,
   ArrayUnique,
+  IsArray,
   IsBoolean,
+  IsIn,
   IsNotEmpty,
+  IsNumber,
+  IsObject,
   IsString,
   IsUUID,
   Matches,
+  Max,
   MaxLength,
+  Min,
+  ValidateNested,
 } from 'class-validator';
+import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import { BudgetViewDto, RateLimitViewDto } from '../../objects/dto/limits.dto.js';
+import { OwnerLimitsInputDto, OwnerLimitsUpdateDto } from '../../objects/dto/owner-input.dto.js';
 import { DURATION_PATTERN } from '../../../../core/config/gateway-config.js';
 import { RFC3339 } from '../../shared/ids.js';
 import { IsNullable, IsOptionalNonNull, IsStringList } from '../../../../core/validation/field.decorators.js';
 
+export const PROVIDER_MESSAGE = `provider must be one of ${PROVIDER_IDS.join(', ')}`;
+/** Most provider configs and MCP configs one key holds. */
+export const MAX_PROVIDER_CONFIGS = 50;
+
+/** One provider a key may use (with its own budgets and rate limit). */
+@ApiSchema({ name: 'VirtualKeyProviderConfigInput' })
+export class ProviderConfigInputDto extends OwnerLimitsInputDto {
+  @ApiProperty({ ...PROVIDER_ID_SCHEMA, description: 'The provider; one config per provider' })
+  @IsIn(PROVIDER_IDS, { message: PROVIDER_MESSAGE })
+  provider: ProviderId;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    default: 1,
+    description: 'Share in weighted provider selection; null: never picked by weight, still usable by name',
+  })
+  @IsNullable()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'weight must be a number' })
+  @Min(0, { message: 'weight must not be negative' })
+  @Max(1e6)
+  weight?: number | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    default: ['*'],
+    description: '`["*"]` every model (default), `[]` none, else these models',
+  })
+  @IsOptionalNonNull()
+  @IsStringList({ maxItems: 1000, maxLength: 255 })
+  allowed_models?: string[];
+
+  @ApiPropertyOptional({ type: [String], default: [], description: 'Models refused even when allowed' })
+  @IsOptionalNonNull()
+  @IsStringList({ maxItems: 1000, maxLength: 255 })
+  blacklisted_models?: string[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    default: ['*'],
+    description:
+      'Provider keys the requests may use: `["*"]` every key of the provider (default), `[]` none, else these key ids',
+  })
+  @IsOptionalNonNull()
+  @IsStringList({ maxItems: 1000, maxLength: 64 })
+  key_ids?: string[];
+}
+
+/** The policy fields shared by create and update. */
+const PROVIDER_CONFIGS_DOC: ApiPropertyOptions = {
+  type: [ProviderConfigInputDto],
+  maxItems: MAX_PROVIDER_CONFIGS,
+  description:
+    'Providers the key may use. Absent or empty: every configured provider and model. On update a list replaces them (a config for a provider already listed keeps its id and usage), `[]` removes them.',
+};
+const MCP_CONFIGS_DOC = {
+  type: 'array',
+  items: { type: 'object' },
+  maxItems: MAX_PROVIDER_CONFIGS,
+  description: 'MCP tool grants: accepted and stored as sent, not enforced yet (placeholder for MCP governance).',
+} as const;
+
 @ApiSchema({ name: 'VirtualKeyCreateRequest' })
-export class CreateVirtualKeyDto {
+export class CreateVirtualKeyDto extends OwnerLimitsInputDto {
   @ApiProperty({ description: 'Unique name', maxLength: 255, example: 'team-a-prod' })
   @IsString()
   @IsNotEmpty()
@@ -49,11 +124,29 @@ export class CreateVirtualKeyDto {
   @IsNullable()
   @IsUUID('all', { message: 'customer_id must be a UUID' })
   customer_id?: string | null;
+
+  @ApiPropertyOptional(PROVIDER_CONFIGS_DOC)
+  @IsOptionalNonNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_PROVIDER_CONFIGS)
+  @ValidateNested({ each: true })
+  @Type(() => ProviderConfigInputDto)
+  provider_configs?: ProviderConfigInputDto[];
+
+  @ApiPropertyOptional(MCP_CONFIGS_DOC)
+  @IsOptionalNonNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_PROVIDER_CONFIGS)
+  @IsObject({ each: true, message: 'mcp_configs items must be objects' })
+  mcp_configs?: Record<string, unknown>[];
 }
 
-/** PUT changes the fields it carries; null clears `expires_at`, `team_id` and `customer_id`. */
+/**
+ * PUT changes the fields it carries; null clears `expires_at`, `team_id`, `customer_id` and `rate_limit`; lists
+ * (`provider_configs`, `budgets`, `mcp_configs`) replace the stored ones.
+ */
 @ApiSchema({ name: 'VirtualKeyUpdateRequest' })
-export class UpdateVirtualKeyDto {
+export class UpdateVirtualKeyDto extends OwnerLimitsUpdateDto {
   @ApiPropertyOptional({ maxLength: 255 })
   @IsOptionalNonNull()
   @IsString()
@@ -88,6 +181,21 @@ export class UpdateVirtualKeyDto {
   @IsNullable()
   @IsUUID('all', { message: 'customer_id must be a UUID' })
   customer_id?: string | null;
+
+  @ApiPropertyOptional(PROVIDER_CONFIGS_DOC)
+  @IsOptionalNonNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_PROVIDER_CONFIGS)
+  @ValidateNested({ each: true })
+  @Type(() => ProviderConfigInputDto)
+  provider_configs?: ProviderConfigInputDto[];
+
+  @ApiPropertyOptional(MCP_CONFIGS_DOC)
+  @IsOptionalNonNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_PROVIDER_CONFIGS)
+  @IsObject({ each: true, message: 'mcp_configs items must be objects' })
+  mcp_configs?: Record<string, unknown>[];
 }
 
 @ApiSchema({ name: 'VirtualKeyRotateRequest' })
@@ -110,6 +218,33 @@ export class BulkRotateVirtualKeysDto extends RotateVirtualKeyDto {
   @ArrayNotEmpty()
   @ArrayUnique({ message: 'ids must not contain duplicates' })
   ids: unknown[];
+}
+
+@ApiSchema({ name: 'VirtualKeyProviderConfig' })
+export class ProviderConfigViewDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ ...PROVIDER_ID_SCHEMA })
+  provider: ProviderId;
+
+  @ApiProperty({ type: Number, nullable: true })
+  weight: number | null;
+
+  @ApiProperty({ type: [String] })
+  allowed_models: string[];
+
+  @ApiProperty({ type: [String] })
+  blacklisted_models: string[];
+
+  @ApiProperty({ type: [String], description: '`["*"]`: every key of the provider' })
+  key_ids: string[];
+
+  @ApiProperty({ type: [BudgetViewDto] })
+  budgets: BudgetViewDto[];
+
+  @ApiProperty({ type: RateLimitViewDto, nullable: true })
+  rate_limit: RateLimitViewDto | null;
 }
 
 @ApiSchema({ name: 'VirtualKey' })
@@ -137,6 +272,18 @@ export class VirtualKeyDto {
 
   @ApiProperty({ format: 'uuid', nullable: true, type: String })
   customer_id: string | null;
+
+  @ApiProperty({ type: [ProviderConfigViewDto] })
+  provider_configs: ProviderConfigViewDto[];
+
+  @ApiProperty({ type: [BudgetViewDto] })
+  budgets: BudgetViewDto[];
+
+  @ApiProperty({ type: RateLimitViewDto, nullable: true })
+  rate_limit: RateLimitViewDto | null;
+
+  @ApiProperty(MCP_CONFIGS_DOC)
+  mcp_configs: Record<string, unknown>[];
 
   @ApiProperty({ format: 'date-time' })
   created_at: string;

@@ -1,12 +1,27 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { CustomerEntity } from '../../objects/entities/customer.entity.js';
+import { TeamEntity } from '../../objects/entities/team.entity.js';
 
 /**
  * A virtual key: the identity data-plane callers present. Its secret values live in `virtual_key_credentials`
- * (several at once during a rotation grace period); provider configs, budgets and rate limits will hang off this row
- * in their own tables.
+ * (several at once during a rotation grace period); provider configs, budgets and rate limits hang off this row in
+ * their own tables. It belongs to a team or a customer, never both (check constraint).
  */
 @Entity({ name: 'virtual_keys' })
 @Index('uq_virtual_keys_name', ['name'], { unique: true })
+@Index('ix_virtual_keys_team_id', ['team_id'])
+@Index('ix_virtual_keys_customer_id', ['customer_id'])
+@Check('ck_virtual_keys_team_xor_customer', 'team_id IS NULL OR customer_id IS NULL')
 export class VirtualKeyEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_virtual_keys' })
   id: string;
@@ -23,12 +38,24 @@ export class VirtualKeyEntity {
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
   expires_at: Date | null;
 
-  /** Teams and customers arrive with a later governance issue; no foreign keys until their tables exist. */
+  /** Deleting the team or customer detaches its keys. */
   @Column({ name: 'team_id', type: 'uuid', nullable: true })
   team_id: string | null;
 
+  @ManyToOne(() => TeamEntity, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'team_id', foreignKeyConstraintName: 'fk_virtual_keys_team_id' })
+  team?: TeamEntity;
+
   @Column({ name: 'customer_id', type: 'uuid', nullable: true })
   customer_id: string | null;
+
+  @ManyToOne(() => CustomerEntity, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'customer_id', foreignKeyConstraintName: 'fk_virtual_keys_customer_id' })
+  customer?: CustomerEntity;
+
+  /** Placeholder for the MCP issue: stored as sent, not enforced yet. */
+  @Column({ name: 'mcp_configs', type: 'jsonb', default: () => "'[]'" })
+  mcp_configs: unknown[];
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   created_at: Date;

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { In, type EntityManager } from 'typeorm';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { CustomerEntity } from '../objects/entities/customer.entity.js';
+import { TeamEntity } from '../objects/entities/team.entity.js';
+import { assertBudgets, assertRateLimit } from '../objects/limits.js';
+import { LimitsStore, type OwnerLimits, type RemovedLimits } from '../objects/limits.store.js';
+import { ProviderKeyIds } from '../shared/provider-key-ids.js';
+import type { CreateVirtualKeyDto, ProviderConfigInputDto, ProviderConfigViewDto } from './dto/virtual-key.dto.js';
+import { VirtualKeyProviderConfigEntity } from './entities/virtual-key-provider-config.entity.js';
+
+type PolicyInput = Pick<CreateVirtualKeyDto, 'team_id' | 'customer_id' | 'provider_configs' | 'budgets' | 'rate_limit'>;
+
+export interface VirtualKeyPolicyView extends OwnerLimits {
+  provider_configs: ProviderConfigViewDto[];
+}
+
+/**
+ * The policy half of a virtual key: owner (team XOR customer), provider configs, budgets and rate limit. Validates the
+ * whole input before anything is written (400 naming the field), then writes inside the caller's transaction.
+ */
+@Injectable()
+export class VirtualKeyPolicyWriter {
+  constructor(
+    private readonly limits: LimitsStore,
+    private readonly keyIds: ProviderKeyIds,
+  ) {}
+
+  /**
+   * Checks of the input alone (and of the provider catalog): call before the transaction, since the catalog may read
+   * the database (PGlite has one connection).
+   */
+  async validateInput(dto: PolicyInput): Promise<void> {
+    if (dto.team_id && dto.customer_id) throw this.bothOwners('customer_id');
+    if (dto.budgets) assertBudgets(dto.budgets, 'budgets');
+    if (dto.rate_limit) assertRateLimit(dto.rate_limit, 'rate_limit');
+    const seen = new Map<string, number>();
+    for (const [i, pc] of (dto.provider_configs ?? []).entries()) {
+      const param = `provider_configs[${i}]`;
+      const first = seen.get(pc.provider);
+      if (first !== undefined) {
+        throw GatewayException.validation(
+          `${param}.provider`,
+          `${param}.provider ${pc.provider} is already configured by provider_configs[${first}]`,
+        );
+      }
+      seen.set(pc.provider, i);
+      await this.assertKeyIds(pc, param);
+      if (pc.budgets) assertBudgets(pc.budgets, `${param}.budgets`);
+      if (pc.rate_limit) assertRateLimit(pc.rate_limit, `${param}.rate_limit`);
+    }
+  }
+
+  /** Checks against stored rows, inside the writing transaction: the team or customer exists, never both. */
+  async validateOwner(
+    m: EntityManager,
+    dto: PolicyInput,
+    current: { team_id: string | null; customer_id: string | null } | undefined,
+  ): Promise<void> {
+    const team = dto.team_id !== undefined ? dto.team_id : (current?.team_id ?? null);
+    const customer = dto.customer_id !== undefined ? dto.customer_id : (current?.customer_id ?? null);
+    if (team !== null && customer !== null) throw this.bothOwners(dto.customer_id ? 'customer_id' : 'team_id');
+    if (dto.team_id && !(await m.existsBy(TeamEntity, { id: dto.team_id }))) {
+      throw GatewayException.validation('team_id', `team_id ${dto.team_id} is not a known team`);
+    }
+    if (dto.customer_id && !(await m.existsBy(CustomerEntity, { id: dto.customer_id }))) {
+      throw GatewayException.validation('customer_id', `customer_id ${dto.customer_id} is not a known customer`);
+    }
+  }
+
+  private bothOwners(param: string): GatewayException {
+    return GatewayException.validation(
+      param,
+      'A virtual key belongs to a team or to a customer, not both: set team_id or customer_id (and the other to null)',
+    );
+  }
+
+  /**
+   * Writes what the input carries; returns the budgets and rate limits it removed (their counters are reset after
+   * the commit).
+   */
+  async write(m: EntityManager, virtualKeyId: string, dto: PolicyInput): Promise<RemovedLimits> {
+    const owner = { column: 'virtual_key_id' as const, id: virtualKeyId };
+    const removed: RemovedLimits = { budgetIds: [], rateLimitIds: [] };
+    if (dto.budgets) removed.budgetIds.push(...(await this.limits.replaceBudgets(m, owner, dto.budgets, false)));
+    if (dto.rate_limit !== undefined) {
+      removed.rateLimitIds.push(...(await this.limits.setRateLimit(m, owner, dto.rate_limit)));
+    }
+    if (dto.provider_configs) {
+      const stored = await m.findBy(VirtualKeyProviderConfigEntity, { virtual_key_id: virtualKeyId });
+      const byProvider = new Map(stored.map((pc) => [pc.provider, pc]));
+      const kept = new Set<string>();
+      for (const pc of dto.provider_configs) {
+        const existing = byProvider.get(pc.provider);
+        const id = existing?.id ?? randomUUID();
+        const fields = {
+          weight: pc.weight === undefined ? 1 : pc.weight,
+          allowed_models: pc.allowed_models ?? ['*'],
+          blacklisted_models: pc.blacklisted_models ?? [],
+          key_ids: pc.key_ids ?? ['*'],
+        };
+        if (existing) {
+          kept.add(id);
+          await m.update(VirtualKeyProviderConfigEntity, { id }, fields);
+        } else {
+          await m.insert(VirtualKeyProviderConfigEntity, {
+            id,
+            virtual_key_id: virtualKeyId,
+            provider: pc.provider,
+            ...fields,
+          });
+        }
+        const pcOwner = { column: 'provider_config_id' as const, id };
+        removed.budgetIds.push(...(await this.limits.replaceBudgets(m, pcOwner, pc.budgets ?? [], false)));
+        removed.rateLimitIds.push(...(await this.limits.setRateLimit(m, pcOwner, pc.rate_limit ?? null)));
+      }
+      const gone = stored.filter((pc) => !kept.has(pc.id)).map((pc) => pc.id);
+      if (gone.length) {
+        const ids = await this.limitIdsOfConfigs(m, gone);
+        removed.budgetIds.push(...ids.budgetIds);
+        removed.rateLimitIds.push(...ids.rateLimitIds);
+        await m.delete(VirtualKeyProviderConfigEntity, { id: In(gone) });
+      }
+    }
+    return removed;
+  }
+
+  /** Every budget and rate limit of the key and of its provider configs. */
+  async allLimitIds(m: EntityManager, virtualKeyId: string): Promise<RemovedLimits> {
+    const own = await this.limits.idsOf(m, { column: 'virtual_key_id', id: virtualKeyId });
+    const configs = await m.findBy(VirtualKeyProviderConfigEntity, { virtual_key_id: virtualKeyId });
+    const ofConfigs = await this.limitIdsOfConfigs(
+      m,
+      configs.map((c) => c.id),
+    );
+    return {
+      budgetIds: [...own.budgetIds, ...ofConfigs.budgetIds],
+      rateLimitIds: [...own.rateLimitIds, ...ofConfigs.rateLimitIds],
+    };
+  }
+
+  /** Policy views of many keys at once. */
+  async views(m: EntityManager, ids: readonly string[]): Promise<Map<string, VirtualKeyPolicyView>> {
+    const own = await this.limits.loadMany(m, 'virtual_key_id', ids);
+    const configs = ids.length
+      ? await m.find(VirtualKeyProviderConfigEntity, {
+          where: { virtual_key_id: In([...ids]) },
+          order: { provider: 'ASC' },
+        })
+      : [];
+    const configLimits = await this.limits.loadMany(
+      m,
+      'provider_config_id',
+      configs.map((c) => c.id),
+    );
+    const out = new Map<string, VirtualKeyPolicyView>();
+    for (const id of ids) out.set(id, { ...own.get(id)!, provider_configs: [] });
+    for (const pc of configs) {
+      const limits = configLimits.get(pc.id)!;
+      out.get(pc.virtual_key_id)?.provider_configs.push({
+        id: pc.id,
+        provider: pc.provider,
+        weight: pc.weight,
+        allowed_models: pc.allowed_models,
+        blacklisted_models: pc.blacklisted_models,
+        key_ids: pc.key_ids,
+        budgets: limits.budgets,
+        rate_limit: limits.rate_limit,
+      });
+    }
+    return out;
+  }
+
+  private async limitIdsOfConfigs(m: EntityManager, configIds: readonly string[]): Promise<RemovedLimits> {
+    const out: RemovedLimits = { budgetIds: [], rateLimitIds: [] };
+    for (const id of configIds) {
+      const ids = await this.limits.idsOf(m, { column: 'provider_config_id', id });
+      out.budgetIds.push(...ids.budgetIds);
+      out.rateLimitIds.push(...ids.rateLimitIds);
+    }
+    return out;
+  }
+
+  private async assertKeyIds(pc: ProviderConfigInputDto, param: string): Promise<void> {
+    const keyIds = pc.key_ids ?? ['*'];
+    if (keyIds.includes('*')) {
+      if (keyIds.length > 1) {
+        throw GatewayException.validation(`${param}.key_ids`, `${param}.key_ids: "*" stands alone (every key)`);
+      }
+      return;
+    }
+    const known = keyIds.length ? await this.keyIds.of(pc.provider) : undefined;
+    if (!known) return;
+    const unknown = keyIds.findIndex((id) => !known.has(id));
+    if (unknown >= 0) {
+      throw GatewayException.validation(
+        `${param}.key_ids[${unknown}]`,
+        `${param}.key_ids[${unknown}] ${keyIds[unknown]} is not a key of provider ${pc.provider}`,
+      );
+    }
+  }
+}
