@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
+import type { Clock } from './core/clock/clock.js';
 import type { GatewayConfig } from './core/config/gateway-config.js';
 import { GatewayErrorFilter } from './core/errors/gateway-error.filter.js';
 import { createValidationPipe } from './core/errors/validation.js';
@@ -28,6 +29,8 @@ export interface CreateAppOptions {
   pgliteTemplate?: Blob;
   /** Extra modules mounted beside the gateway's own (tests). */
   extraModules?: Array<Type | DynamicModule>;
+  /** The clock of budget and rate-limit windows (tests pass a ManualClock); default the system clock. */
+  clock?: Clock;
 }
 
 export interface GatewayApp {

@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ConfigModule } from './core/config/config.module.js';
 import type { GatewayConfig } from './core/config/gateway-config.js';
+import { ClockModule, type Clock } from './core/clock/clock.js';
 import { CoreModule } from './core/core.module.js';
 import { LoggingModule } from './core/logging/logging.module.js';
 import { PersistenceModule } from './core/persistence/persistence.module.js';
@@ -26,6 +27,8 @@ export interface AppModuleOptions {
   pgliteTemplate?: Blob;
   /** Extra modules mounted beside the gateway's own (tests). */
   extraModules?: Array<Type | DynamicModule>;
+  /** The clock of budget and rate-limit windows (tests pass a ManualClock); default the system clock. */
+  clock?: Clock;
 }
 
 @Module({})
@@ -36,6 +39,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(options.config),
         LoggingModule.forRoot(options.logger),
+        ClockModule.forRoot(options.clock),
         PersistenceModule.forRoot(options),
         RedisModule.forRoot(),
         SharedStateModule,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createGatewayApp } from '../../src/app.factory.js';
+import type { Clock } from '../../src/core/clock/clock.js';
 import { loadConfig } from '../../src/core/config/config.loader.js';
 import type { GatewayConfig } from '../../src/core/config/gateway-config.js';
 import type { RouteTable } from '../../src/core/http/route-table.js';
@@ -39,6 +40,10 @@ export interface TestAppOptions {
   keepDatabase?: boolean;
   /** Extra Nest modules mounted beside the gateway's (test-only controllers). */
   extraModules?: Array<Type | DynamicModule>;
+  /** The clock of budget and rate-limit windows: a ManualClock moves windows without sleeps. */
+  clock?: Clock;
+  /** In the Redis run mode: reach Redis at this URL instead (a proxy the test can cut). */
+  redisUrl?: string;
 }
 
 export interface TestApp {
@@ -81,7 +86,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   if (databaseUrl) overrides.database_url = databaseUrl;
   if (TEST_REDIS_URL) {
-    overrides.redis_url = TEST_REDIS_URL;
+    overrides.redis_url = options.redisUrl ?? TEST_REDIS_URL;
     overrides.redis_prefix = options.redisPrefix ?? `gwt-${randomBytes(5).toString('hex')}`;
   }
   const config = loadConfig({ env: options.env ?? {}, overrides });
@@ -100,6 +105,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       pgliteDataDir: databaseUrl || options.appDir ? undefined : null,
       pgliteTemplate: databaseUrl || options.appDir ? undefined : await pgliteTemplate(),
       extraModules: options.extraModules,
+      clock: options.clock,
     });
   } catch (err) {
     // Only what this call created: a database handed in belongs to the caller's other app.

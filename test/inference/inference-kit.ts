@@ -40,10 +40,10 @@ export async function created(res: Promise<HttpResult>): Promise<any> {
  */
 export async function startInferenceStack(
   config: Record<string, unknown> = {},
-  options: Pick<TestAppOptions, 'extraModules'> = {},
+  options: Omit<TestAppOptions, 'config'> = {},
 ): Promise<InferenceStack> {
   const sim = await startSimulator();
-  const gw = await startTestApp({ config: { setup_token: SETUP_TOKEN, ...config }, ...options });
+  const gw = await startTestApp({ ...options, config: { setup_token: SETUP_TOKEN, ...config } });
   const admin = gw.http.withHeaders({ 'x-gateway-setup-token': SETUP_TOKEN });
   await created(
     admin.post('/api/providers', {

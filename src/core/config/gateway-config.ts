@@ -142,6 +142,23 @@ export class InferenceConfig {
   routing_chain_max_depth = 10;
 }
 
+export const REDIS_FAILURE_MODES = ['closed', 'open'] as const;
+export type RedisFailureMode = (typeof REDIS_FAILURE_MODES)[number];
+
+/** Budgets and rate limits on the request path (docs/governance.md). */
+export class GovernanceConfig {
+  /**
+   * When the shared counters (Redis) do not answer: `closed` refuses governed requests with 503
+   * `gateway_limits_unavailable`; `open` lets them through and counts them in this process until Redis is back.
+   */
+  @IsIn(REDIS_FAILURE_MODES)
+  redis_failure_mode: RedisFailureMode = 'closed';
+
+  /** How long a counter call may take before the failure mode applies (a governed request never hangs on Redis). */
+  @Matches(/^[1-9]\d*(ms|s)$/, { message: 'must be a duration in ms or s such as 250ms' })
+  counter_timeout = '500ms';
+}
+
 /**
  * The price table behind `usage.cost`: the bundled `@pydantic/genai-prices` data, used offline by default. With
  * `refresh` on, newer data is downloaded at start and every `refresh_interval`; a failed download keeps the table.
@@ -244,6 +261,10 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => InferenceConfig)
   inference: InferenceConfig = new InferenceConfig();
+
+  @ValidateNested()
+  @Type(() => GovernanceConfig)
+  governance: GovernanceConfig = new GovernanceConfig();
 
   @ValidateNested()
   @Type(() => PricingConfig)

@@ -84,6 +84,7 @@ export const ERROR_CODES = {
   provider_error: 502,
   secret_unresolved: 502,
   service_unavailable: 503,
+  gateway_limits_unavailable: 503,
   upstream_timeout: 504,
 } as const satisfies Record<string, number>;
 

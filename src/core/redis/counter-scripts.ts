@@ -99,7 +99,8 @@ local function touch(kind, meta, hits, held, now, param)
   if last_hold[2] and tonumber(last_hold[2]) > deadline then deadline = tonumber(last_hold[2]) end
   local ttl = math.floor(deadline - now) + MARGIN_MS
   redis.call('PEXPIRE', meta, ttl)
-  redis.call('PEXPIRE', hits, ttl)
+  -- A fixed window has no hits key.
+  if kind == 'rolling' then redis.call('PEXPIRE', hits, ttl) end
   redis.call('PEXPIRE', held, ttl)
 end
 `;
@@ -115,11 +116,14 @@ return {fmt(v), fmt(h), fmt(reset_at)}
 
 /**
  * KEYS record, then meta, hits, held per item. ARGV now, hold_ms, record_ttl_ms, record, then kind, param, amount,
- * limit, held member per item. Returns {1} or {0, item index, value, reserved, retry_after_ms}.
+ * limit, held member per item. Returns {1, used, reset_at per item} (used: usage + reservations, this one included)
+ * or {0, item index, value, reserved, retry_after_ms}.
  */
 const RESERVE = `${PRELUDE}
 local now, hold_until = tonumber(ARGV[1]), tonumber(ARGV[1]) + tonumber(ARGV[2])
 local items = (#KEYS - 1) / 3
+local states = {1}
+local held_sums = {}
 for i = 1, items do
   local k, a = 1 + (i - 1) * 3, 4 + (i - 1) * 5
   local kind, param, amount, limit = ARGV[a + 1], tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
@@ -129,17 +133,20 @@ for i = 1, items do
     if not has_hits then retry = param end
     return {0, i, fmt(v), fmt(h), fmt(retry)}
   end
+  states[#states + 1] = fmt(v + h + amount)
+  states[#states + 1] = fmt(reset_at)
+  held_sums[i] = h
 end
 for i = 1, items do
   local k, a = 1 + (i - 1) * 3, 4 + (i - 1) * 5
   local kind, param, amount, member = ARGV[a + 1], tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]), ARGV[a + 5]
   local meta, held = KEYS[k + 1], KEYS[k + 3]
   redis.call('ZADD', held, hold_until, member)
-  redis.call('HSET', meta, 'h', fmt(num(redis.call('HGET', meta, 'h')) + amount))
+  redis.call('HSET', meta, 'h', fmt(held_sums[i] + amount))
   touch(kind, meta, KEYS[k + 2], held, now, param)
 end
 redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[3])
-return {1}
+return states
 `;
 
 /**

@@ -22,8 +22,21 @@ export interface ReserveItem {
   window: CounterWindow;
 }
 
+/** An item's counter as the reservation left it. */
+export interface ReservedState {
+  /** Usage plus outstanding reservations, this one included. */
+  used: number;
+  /** As CounterState.resetAt. */
+  resetAt: number;
+}
+
 export type ReserveResult =
-  | { ok: true; reservationId: string }
+  | {
+      ok: true;
+      reservationId: string;
+      /** Per item, in the order given (what `x-ratelimit-remaining-*` headers are computed from, without a read). */
+      states: ReservedState[];
+    }
   | {
       ok: false;
       /** The first item (in the order given) that did not fit. */

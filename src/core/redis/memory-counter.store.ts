@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Clock, SystemClock } from '../clock/clock.js';
 import {
   assertActual,
   assertNamespace,
@@ -10,8 +11,9 @@ import {
   type CounterState,
   type ReserveItem,
   type ReserveResult,
+  type ReservedState,
 } from './counter.store.js';
-import { assertAmount, assertWindow, newWindowEnd, windowLayout, type CounterWindow } from './counter-window.js';
+import { assertAmount, assertWindow, newWindowEnd, type CounterWindow } from './counter-window.js';
 
 interface Hold {
   amount: number;
@@ -23,7 +25,7 @@ interface FixedCounter {
   value: number;
   /** End of the running window; 0 before the first hit. */
   end: number;
-  held: Map<string, Hold>;
+  held: Holds;
 }
 
 interface RollingCounter {
@@ -35,10 +37,60 @@ interface RollingCounter {
   head: number;
   /** The window of the last call, for the sweep. */
   ms: number;
-  held: Map<string, Hold>;
+  held: Holds;
 }
 
 type Counter = FixedCounter | RollingCounter;
+
+/**
+ * A counter's outstanding reservations, with their running sum and the earliest expiry: the sum is recomputed from the
+ * holds only when one has expired (and starts again from an exact zero when none is left), so a check costs O(1)
+ * however many requests are in flight.
+ */
+class Holds {
+  private readonly byId = new Map<string, Hold>();
+  private total = 0;
+  private nextExpiry = Infinity;
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  add(id: string, hold: Hold): void {
+    this.byId.set(id, hold);
+    this.total += hold.amount;
+    if (hold.until < this.nextExpiry) this.nextExpiry = hold.until;
+  }
+
+  delete(id: string): void {
+    const hold = this.byId.get(id);
+    if (!hold) return;
+    this.byId.delete(id);
+    if (this.byId.size === 0) {
+      this.total = 0;
+      this.nextExpiry = Infinity;
+    } else {
+      this.total -= hold.amount;
+    }
+  }
+
+  /** Sum of the holds still running at `now`; expired ones are dropped first. */
+  sum(now: number): number {
+    if (this.nextExpiry > now) return this.total;
+    let total = 0;
+    let next = Infinity;
+    for (const [id, hold] of this.byId) {
+      if (hold.until <= now) this.byId.delete(id);
+      else {
+        total += hold.amount;
+        if (hold.until < next) next = hold.until;
+      }
+    }
+    this.total = total;
+    this.nextExpiry = next;
+    return total;
+  }
+}
 
 interface Reservation {
   items: Array<{ key: string; window: CounterWindow; amount: number }>;
@@ -54,11 +106,16 @@ const SWEEP_EVERY = 1024;
  */
 export class MemoryCounterStore extends CounterStore {
   readonly kind = 'memory' as const;
-  private readonly counters = new Map<string, Counter>();
+  /** By layout, so a lookup needs no composed key. */
+  private readonly fixedCounters = new Map<string, FixedCounter>();
+  private readonly rollingCounters = new Map<string, RollingCounter>();
   private readonly reservations = new Map<string, Reservation>();
   private operations = 0;
 
-  constructor(private readonly namespaces = new Map<string, MemoryCounterStore>()) {
+  constructor(
+    private readonly clock: Clock = new SystemClock(),
+    private readonly namespaces = new Map<string, MemoryCounterStore>(),
+  ) {
     super();
     if (namespaces.size === 0) namespaces.set(DEFAULT_COUNTER_NAMESPACE, this);
   }
@@ -67,7 +124,7 @@ export class MemoryCounterStore extends CounterStore {
     assertNamespace(namespace);
     let store = this.namespaces.get(namespace);
     if (!store) {
-      store = new MemoryCounterStore(this.namespaces);
+      store = new MemoryCounterStore(this.clock, this.namespaces);
       this.namespaces.set(namespace, store);
     }
     return store;
@@ -87,29 +144,31 @@ export class MemoryCounterStore extends CounterStore {
   }
 
   async reset(key: string): Promise<void> {
-    this.counters.delete(`fixed:${key}`);
-    this.counters.delete(`rolling:${key}`);
+    this.fixedCounters.delete(key);
+    this.rollingCounters.delete(key);
   }
 
   async reserve(items: ReserveItem[], ttlMs: number): Promise<ReserveResult> {
     assertReserve(items, ttlMs);
     const now = this.tick();
+    const states: ReservedState[] = [];
     for (const item of items) {
       const { value, reserved, resetAt } = this.state(item.key, item.window, now);
       if (!fitsLimit(value + reserved + item.amount, item.limit)) {
         const retryAfterMs = this.retryAfter(item.key, item.window, resetAt, now);
         return { ok: false, key: item.key, current: value, reserved, limit: item.limit, retryAfterMs };
       }
+      states.push({ used: value + reserved + item.amount, resetAt });
     }
     const reservationId = randomUUID();
     for (const item of items) {
-      this.counter(item.key, item.window, now).held.set(reservationId, { amount: item.amount, until: now + ttlMs });
+      this.counter(item.key, item.window, now).held.add(reservationId, { amount: item.amount, until: now + ttlMs });
     }
     this.reservations.set(reservationId, {
       items: items.map(({ key, window, amount }) => ({ key, window, amount })),
       keepUntil: now + ttlMs + LATE_COMMIT_GRACE_MS,
     });
-    return { ok: true, reservationId };
+    return { ok: true, reservationId, states };
   }
 
   async commit(reservationId: string, actual?: Record<string, number>): Promise<boolean> {
@@ -134,7 +193,7 @@ export class MemoryCounterStore extends CounterStore {
     }
     this.reservations.delete(reservationId);
     for (const { key, window, amount } of reservation.items) {
-      this.counters.get(`${windowLayout(window)}:${key}`)?.held.delete(reservationId);
+      this.existing(key, window)?.held.delete(reservationId);
       if (actual) this.add(key, window, actual[key] ?? amount, now);
     }
     return true;
@@ -157,8 +216,8 @@ export class MemoryCounterStore extends CounterStore {
   }
 
   private state(key: string, window: CounterWindow, now: number): CounterState {
-    const counter = this.counters.get(`${windowLayout(window)}:${key}`);
-    const reserved = counter ? this.heldSum(counter, now) : 0;
+    const counter = this.existing(key, window);
+    const reserved = counter ? counter.held.sum(now) : 0;
     if (window.kind === 'rolling') {
       if (counter?.layout !== 'rolling') return { value: 0, reserved, resetAt: now };
       this.pruneHits(counter, window.ms, now);
@@ -174,7 +233,7 @@ export class MemoryCounterStore extends CounterStore {
   /** The earliest time usage can drop: the window's end, or when the oldest rolling hit leaves (a window, if none). */
   private retryAfter(key: string, window: CounterWindow, resetAt: number, now: number): number {
     if (window.kind !== 'rolling') return Math.max(0, resetAt - now);
-    const counter = this.counters.get(`rolling:${key}`);
+    const counter = this.rollingCounters.get(key);
     const hasHits = counter?.layout === 'rolling' && counter.head < counter.hits.length;
     return hasHits ? Math.max(0, resetAt - now) : window.ms;
   }
@@ -185,33 +244,27 @@ export class MemoryCounterStore extends CounterStore {
   }
 
   private fixed(key: string): FixedCounter {
-    const counter = this.counters.get(`fixed:${key}`);
-    if (counter?.layout === 'fixed') return counter;
-    const created: FixedCounter = { layout: 'fixed', value: 0, end: 0, held: new Map() };
-    this.counters.set(`fixed:${key}`, created);
+    const counter = this.fixedCounters.get(key);
+    if (counter) return counter;
+    const created: FixedCounter = { layout: 'fixed', value: 0, end: 0, held: new Holds() };
+    this.fixedCounters.set(key, created);
     return created;
   }
 
   /** Pruned to the window of `ms` before `now`. */
   private rolling(key: string, ms: number, now: number): RollingCounter {
-    const counter = this.counters.get(`rolling:${key}`);
-    if (counter?.layout === 'rolling') {
+    const counter = this.rollingCounters.get(key);
+    if (counter) {
       this.pruneHits(counter, ms, now);
       return counter;
     }
-    const created: RollingCounter = { layout: 'rolling', value: 0, hits: [], head: 0, ms, held: new Map() };
-    this.counters.set(`rolling:${key}`, created);
+    const created: RollingCounter = { layout: 'rolling', value: 0, hits: [], head: 0, ms, held: new Holds() };
+    this.rollingCounters.set(key, created);
     return created;
   }
 
-  /** Summed on every call (a counter has as many holds as requests in flight): no running sum to drift. */
-  private heldSum(counter: Counter, now: number): number {
-    let sum = 0;
-    for (const [id, hold] of counter.held) {
-      if (hold.until <= now) counter.held.delete(id);
-      else sum += hold.amount;
-    }
-    return sum;
+  private existing(key: string, window: CounterWindow): Counter | undefined {
+    return window.kind === 'rolling' ? this.rollingCounters.get(key) : this.fixedCounters.get(key);
   }
 
   private pruneHits(counter: RollingCounter, ms: number, now: number): void {
@@ -234,19 +287,21 @@ export class MemoryCounterStore extends CounterStore {
 
   /** The clock of one operation, and now and then a sweep of what has expired. */
   private tick(): number {
-    const now = Date.now();
+    const now = this.clock.now();
     if (++this.operations % SWEEP_EVERY === 0) this.sweep(now);
     return now;
   }
 
   private sweep(now: number): void {
     for (const [id, reservation] of this.reservations) if (reservation.keepUntil <= now) this.reservations.delete(id);
-    for (const [id, counter] of this.counters) {
-      this.heldSum(counter, now);
-      if (counter.held.size > 0) continue;
-      if (counter.layout === 'rolling') this.pruneHits(counter, counter.ms, now);
-      const live = counter.layout === 'fixed' ? counter.end > now : counter.hits.length > 0;
-      if (!live) this.counters.delete(id);
+    for (const counters of [this.fixedCounters, this.rollingCounters] as Array<Map<string, Counter>>) {
+      for (const [id, counter] of counters) {
+        counter.held.sum(now);
+        if (counter.held.size > 0) continue;
+        if (counter.layout === 'rolling') this.pruneHits(counter, counter.ms, now);
+        const live = counter.layout === 'fixed' ? counter.end > now : counter.hits.length > 0;
+        if (!live) counters.delete(id);
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { Clock, SystemClock } from '../clock/clock.js';
 import { COUNTER_SCRIPTS } from './counter-scripts.js';
 import {
   assertActual,
@@ -34,6 +35,7 @@ export class RedisCounterStore extends CounterStore {
     private readonly redis: Redis,
     private readonly prefix: string,
     namespace = DEFAULT_COUNTER_NAMESPACE,
+    private readonly clock: Clock = new SystemClock(),
   ) {
     super();
     assertNamespace(namespace);
@@ -41,7 +43,7 @@ export class RedisCounterStore extends CounterStore {
   }
 
   scoped(namespace: string): CounterStore {
-    return new RedisCounterStore(this.redis, this.prefix, namespace);
+    return new RedisCounterStore(this.redis, this.prefix, namespace, this.clock);
   }
 
   async increment(key: string, amount: number, window: CounterWindow): Promise<CounterState> {
@@ -65,7 +67,7 @@ export class RedisCounterStore extends CounterStore {
 
   async reserve(items: ReserveItem[], ttlMs: number): Promise<ReserveResult> {
     assertReserve(items, ttlMs);
-    const now = Date.now();
+    const now = this.clock.now();
     const reservationId = randomUUID();
     const record: ReservationRecord = { items: items.map(({ key, window, amount }) => ({ key, window, amount })) };
     const keys = [this.recordKey(reservationId), ...items.flatMap((item) => this.counterKeys(item.key, item.window))];
@@ -79,9 +81,12 @@ export class RedisCounterStore extends CounterStore {
         heldMember(reservationId, item.amount),
       );
     }
-    const result = (await COUNTER_SCRIPTS.reserve.run(this.redis, keys, args)) as [number, ...unknown[]];
-    if (result[0] === 1) return { ok: true, reservationId };
-    const [, index, current, reserved, retryAfterMs] = result as [0, number, string, string, string];
+    const result = (await COUNTER_SCRIPTS.reserve.run(this.redis, keys, args)) as [number, ...string[]];
+    if (result[0] === 1) {
+      const states = items.map((_, i) => ({ used: Number(result[1 + 2 * i]), resetAt: Number(result[2 + 2 * i]) }));
+      return { ok: true, reservationId, states };
+    }
+    const [, index, current, reserved, retryAfterMs] = result as unknown as [0, number, string, string, string];
     const item = items[index - 1] as ReserveItem;
     return {
       ok: false,
@@ -114,7 +119,7 @@ export class RedisCounterStore extends CounterStore {
     for (const key of Object.keys(actual)) {
       if (!items.some((item) => item.key === key)) throw new RangeError(`${key} is not reserved`);
     }
-    const now = Date.now();
+    const now = this.clock.now();
     const keys = [recordKey, ...items.flatMap((item) => this.counterKeys(item.key, item.window))];
     const args: Array<string | number> = [now, raw, mode];
     for (const item of items) {
@@ -129,7 +134,7 @@ export class RedisCounterStore extends CounterStore {
   }
 
   private async run(key: string, window: CounterWindow, amount: string): Promise<CounterState> {
-    const now = Date.now();
+    const now = this.clock.now();
     const args = [now, windowLayout(window), this.param(window, now), amount];
     const result = (await COUNTER_SCRIPTS.increment.run(this.redis, this.counterKeys(key, window), args)) as string[];
     const [value, reserved, resetAt] = result.map(Number) as [number, number, number];

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { CacheFactory } from '../cache/cache.factory.js';
+import { Clock } from '../clock/clock.js';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { LOGGER } from '../logging/logging.module.js';
 import { CounterStore } from './counter.store.js';
@@ -32,9 +33,9 @@ import { REDIS } from './redis.module.js';
     },
     {
       provide: CounterStore,
-      inject: [REDIS, GatewayConfig],
-      useFactory: (redis: Redis | null, config: GatewayConfig): CounterStore =>
-        redis ? new RedisCounterStore(redis, config.redis_prefix) : new MemoryCounterStore(),
+      inject: [REDIS, GatewayConfig, Clock],
+      useFactory: (redis: Redis | null, config: GatewayConfig, clock: Clock): CounterStore =>
+        redis ? new RedisCounterStore(redis, config.redis_prefix, undefined, clock) : new MemoryCounterStore(clock),
     },
     CacheFactory,
   ],

@@ -4,7 +4,10 @@ import { AuthPorts } from '../../core/auth/auth-ports.js';
 import { CustomersController } from './customers/customers.controller.js';
 import { CustomersService } from './customers/customers.service.js';
 import { GovernanceIdentityService } from './governance-identity.service.js';
+import { GovernanceEnforcer } from './limits/governance-enforcer.js';
 import { GovernancePolicies } from './limits/governed-levels.js';
+import { QuotaController } from './limits/quota.controller.js';
+import { QuotaReader } from './limits/quota.reader.js';
 import { ModelConfigsController } from './model-configs/model-configs.controller.js';
 import { ModelConfigsService } from './model-configs/model-configs.service.js';
 import { BudgetOverridesService } from './objects/budget-overrides.service.js';
@@ -76,6 +79,7 @@ import { VirtualKeysService } from './virtual-keys/virtual-keys.service.js';
     GovernanceObjectsController,
     ProviderGovernanceController,
     ModelConfigsController,
+    QuotaController,
   ],
   providers: [
     RolesService,
@@ -89,6 +93,8 @@ import { VirtualKeysService } from './virtual-keys/virtual-keys.service.js';
     VirtualKeyPolicyWriter,
     GovernancePoliciesService,
     { provide: GovernancePolicies, useExisting: GovernancePoliciesService },
+    GovernanceEnforcer,
+    QuotaReader,
     TeamsService,
     CustomersService,
     GovernanceInventory,
@@ -96,7 +102,7 @@ import { VirtualKeysService } from './virtual-keys/virtual-keys.service.js';
     ProviderGovernanceService,
     ModelConfigsService,
   ],
-  exports: [VirtualKeysService, GovernancePolicies],
+  exports: [VirtualKeysService, GovernancePolicies, GovernanceEnforcer],
 })
 export class GovernanceModule {
   constructor(ports: AuthPorts, identity: GovernanceIdentityService) {

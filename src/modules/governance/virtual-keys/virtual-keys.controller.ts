@@ -1,10 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
-import type {} from '../../../core/auth/principal.js';
-import { Permission, VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
+import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
-import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { MessageResponseDto } from '../../../core/http/message-response.dto.js';
 import { PagingQueryDto } from '../shared/paging-query.dto.js';
 import { assertStringItems } from '../shared/permission-list.js';
@@ -17,7 +14,6 @@ import {
   VirtualKeyDto,
   VirtualKeyListDto,
   VirtualKeyOperationDto,
-  VirtualKeyQuotaDto,
 } from './dto/virtual-key.dto.js';
 import { VirtualKeysService } from './virtual-keys.service.js';
 
@@ -26,22 +22,7 @@ import { VirtualKeysService } from './virtual-keys.service.js';
 export class VirtualKeysController {
   constructor(private readonly keys: VirtualKeysService) {}
 
-  // Static routes first: `quota` and `rotate` are never taken for a `:vk_id`.
-  @Get('quota')
-  @VirtualKeyAuth()
-  @ApiOperation({
-    operationId: 'getVirtualKeyQuota',
-    summary: 'The calling virtual key’s own budgets and rate limits with current usage',
-  })
-  @ApiOkResponse({ type: VirtualKeyQuotaDto })
-  // `@Req()` rather than a custom parameter decorator: request parameters skip the global pipe on this hot route.
-  quota(@Req() request: FastifyRequest): VirtualKeyQuotaDto {
-    const vk = request.principal?.virtualKey;
-    if (!vk) throw GatewayException.unauthorized('missing_credentials', 'A virtual key is required');
-    // Budgets and rate limits arrive with their own governance issue; the shape is final.
-    return { virtual_key_id: vk.id, name: vk.name, budgets: [], rate_limits: [] };
-  }
-
+  // Static routes first: `rotate` is never taken for a `:vk_id` (`quota` is QuotaController's, in limits/).
   @Post('rotate')
   @HttpCode(200)
   @Permission('VirtualKeys', 'Update')

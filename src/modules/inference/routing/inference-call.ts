@@ -1,4 +1,5 @@
 import type { GatewayException } from '../../../core/errors/gateway.exception.js';
+import type { Admission } from '../../governance/limits/governance-enforcer.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import type { Cancellation } from '../../../core/outbound/cancellation.js';
 import type { RequestTrace } from '../../../core/tracing/inference-tracing.service.js';
@@ -100,4 +101,6 @@ export interface RoutedResult {
   stream?: { upstream: OutboundResponse; decoder: StreamDecoder };
   /** With `logs.capture_raw`: the body sent upstream and the unary answer's body as received. */
   raw?: RawExchange;
+  /** The serving model's reservation at its governance levels, settled when the answer is over. */
+  admission?: Admission;
 }

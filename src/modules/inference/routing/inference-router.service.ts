@@ -3,15 +3,24 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { ProviderCatalog } from '../catalog/provider-catalog.service.js';
 import type { ProviderSnapshot } from '../catalog/provider-snapshot.js';
+import {
+  GovernanceEnforcer,
+  type Admission,
+  type GovernedCall,
+  type UsageEstimate,
+} from '../../governance/limits/governance-enforcer.js';
+import { PriceTable } from '../pricing/price-table.js';
+import { adapterFor } from '../providers/adapter-registry.js';
 import { providerTarget } from '../providers/provider-target.js';
 import { RoutingRuleEngine } from '../../governance/routing-rules/routing-rule-engine.js';
 import { REQUEST_TYPES, type InferenceCall, type RouteProgress, type RoutedResult } from './inference-call.js';
-import { pickKey, resolveAlias } from './key-selector.js';
+import { eligibleKeys, pickKey, resolveAlias } from './key-selector.js';
 import { parseModelRef, type ModelRef } from './model-ref.js';
 import { bareCandidates, resolveModel, type ResolvedModel } from './model-resolver.js';
 import { allowsFallback, retryActionFor, waitBeforeRetry } from './retry-policy.js';
 import { routingSnapshot, type RoutingInfo } from './routing-info.js';
 import { AttemptFailure, exhausted, UpstreamAttempts } from './upstream-attempt.js';
+import { estimateTokens } from './usage-estimate.js';
 
 /** A model's final failure and whether the next fallback may run. */
 interface ModelFailure {
@@ -24,7 +33,9 @@ interface ModelFailure {
  * Routes one inference request: resolves the model (and its fallbacks) to providers, picks keys by weight, retries with
  * backoff or the provider's hint, rotates keys on 429 and drops dead keys on 401/402/403, and falls back on 429, 5xx,
  * timeouts, connection failures and exhausted keys. Routing rules decide first (the rule's target and fallbacks
- * replace the caller's model and fallbacks). Reads only in-memory snapshots.
+ * replace the caller's model and fallbacks). With a virtual key, each model of the chain is then checked against the
+ * key's provider configs and reserved at every level covering it (governance refusals fall back too: the next model
+ * is checked against its own provider's levels). Reads only in-memory snapshots.
  */
 @Injectable()
 export class InferenceRouter {
@@ -32,6 +43,8 @@ export class InferenceRouter {
     private readonly catalog: ProviderCatalog,
     private readonly attempts: UpstreamAttempts,
     private readonly rules: RoutingRuleEngine,
+    private readonly governance: GovernanceEnforcer,
+    private readonly prices: PriceTable,
   ) {}
 
   async route(call: InferenceCall): Promise<RoutedResult> {
@@ -58,9 +71,11 @@ export class InferenceRouter {
     const chain = [target, ...fallbacks.map(parseModelRef)];
     const primary = target;
     const state = call.progress;
+    const begun = call.virtualKey ? this.governance.begin(call.virtualKey.id) : undefined;
+    const governed = begun instanceof Promise ? await begun : begun;
     let last: ModelFailure | undefined;
     for (let index = 0; index < chain.length; index++) {
-      const ref = chain[index]!;
+      let ref = chain[index]!;
       const info: RoutingInfo = { requested_provider: requested.provider, requested_model: requested.model };
       if (decision) {
         info.routing_rule_id = decision.ruleId;
@@ -69,12 +84,22 @@ export class InferenceRouter {
       const startedAt = performance.now();
       const retriesBefore = state.retries;
       let resolved: ResolvedModel;
+      let admission: Admission | undefined;
       try {
+        if (governed?.placesBareModels && !ref.provider) {
+          // A bare model goes to one of the key's providers, by their weights.
+          ref = { ...ref, provider: governed.pickProvider(ref.model, (p) => usable(p, ref.model, snapshot)) };
+        }
         resolved = resolveModel(call, ref, snapshot, index === 0);
+        if (governed) ({ resolved, admission } = await this.govern(call, governed, resolved));
       } catch (err) {
         if (!(err instanceof GatewayException)) throw err;
-        // An unknown model or an unsupported request is the caller's; a provider without usable keys is not.
-        last = { error: err, fallback: err.code === 'model_not_available' || err.code === 'secret_unresolved' };
+        // An unknown model or an unsupported request is the caller's; a provider without usable keys is not, nor is a
+        // governance refusal (the next model has levels of its own).
+        last = {
+          error: err,
+          fallback: err.code === 'model_not_available' || err.code === 'secret_unresolved' || isPolicyRefusal(err),
+        };
         if (!last.fallback) throw err;
         info.model ??= ref.model;
         call.chain?.push({
@@ -95,15 +120,24 @@ export class InferenceRouter {
         if (first) info.primary_provider = first;
         info.primary_model = primary.model;
       }
-      const outcome = await this.runModel(call, resolved, info, state);
+      let outcome: Awaited<ReturnType<InferenceRouter['runModel']>>;
+      try {
+        outcome = await this.runModel(call, resolved, info, state);
+      } catch (err) {
+        admission?.release();
+        throw err;
+      }
       if ('routing' in outcome) {
         return {
           ...outcome,
           fallbackIndex: index,
           modelStartedAt: startedAt,
           modelRetries: state.retries - retriesBefore,
+          admission,
         };
       }
+      // Nothing was answered, so nothing was used: the reservation goes.
+      admission?.release();
       last = outcome;
       call.chain?.push({
         fallbackIndex: index,
@@ -117,6 +151,42 @@ export class InferenceRouter {
       if (!outcome.fallback || call.signal.aborted) break;
     }
     throw last!.error;
+  }
+
+  /**
+   * The key's provider config for this model (403 when it does not allow it), the keys it lets the router pick, and
+   * the reservation at every level covering the attempt (402 / 429 / 503 when refused).
+   */
+  private async govern(
+    call: InferenceCall,
+    governed: GovernedCall,
+    resolved: ResolvedModel,
+  ): Promise<{ resolved: ResolvedModel; admission?: Admission }> {
+    const model = resolved.ref.model;
+    const config = governed.access(resolved.provider, model);
+    if (config && call.directKey === undefined) {
+      const keys = governed.keys(config, resolved.keys);
+      if (keys.length === 0) {
+        throw new GatewayException(
+          403,
+          'model_blocked',
+          `Virtual key '${governed.policy.name}' may use no key of ${resolved.provider} that serves '${model}'`,
+          { reason: 'policy_provider_blocked', extraFields: { provider: resolved.provider, model } },
+        );
+      }
+      if (keys.length !== resolved.keys.length) resolved = { ...resolved, keys };
+    }
+    const levels = governed.levels(config, resolved.provider, model);
+    const admission = await governed.admit(levels, () => this.estimate(call, resolved));
+    return { resolved, admission };
+  }
+
+  /** The request's cost and tokens before the call, from the price table and its `max_tokens` and input size. */
+  private estimate(call: InferenceCall, resolved: ResolvedModel): UsageEstimate {
+    const { input, output } = estimateTokens(call.kind, call.body);
+    const usage = { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
+    const cost = this.prices.costOf(resolved.provider, resolved.ref.model, usage);
+    return { costUsd: cost?.total_cost ?? 0, tokens: usage.total_tokens };
   }
 
   /** The primary's provider for routing info after a fallback (bare models resolve as they would have). */
@@ -177,4 +247,21 @@ export class InferenceRouter {
       state.retries++;
     }
   }
+}
+
+/** 402 budget, 429 governance limits, 403 provider-config refusals and 503 counters down: decided by governance. */
+function isPolicyRefusal(err: GatewayException): boolean {
+  return (
+    err.reason === 'policy_budget_exceeded' ||
+    err.reason === 'policy_rate_limited' ||
+    err.reason === 'policy_model_blocked' ||
+    err.reason === 'policy_provider_blocked' ||
+    err.code === 'gateway_limits_unavailable'
+  );
+}
+
+/** A provider a virtual key's weights may pick for a bare model: supported, configured, with a key for the model. */
+function usable(provider: ProviderId, model: string, snapshot: ProviderSnapshot): boolean {
+  const config = snapshot.get(provider);
+  return !!adapterFor(provider) && !!config && eligibleKeys(config, model).length > 0;
 }

@@ -27,6 +27,7 @@ export function usdText(usd: number): string {
 /** Headers of a served request besides routing info (decisions.md "Providers, keys and inference"). */
 function servedHeaders(result: RoutedResult, costUsd?: number): Record<string, string> {
   const headers = routingHeaders(result.routing);
+  if (result.admission) Object.assign(headers, result.admission.headers);
   if (result.fallbackIndex > 0) headers['x-gateway-fallback-index'] = String(result.fallbackIndex);
   if (costUsd !== undefined) headers['x-gateway-cost-usd'] = usdText(costUsd);
   headers['x-gateway-upstream-latency-ms'] = result.upstreamLatencyMs.toFixed(3);
@@ -108,6 +109,8 @@ export class InferenceResponder {
       body.usage = call.kind === 'responses' ? toResponsesWireUsage(usage) : toOpenAiWireUsage(usage);
     }
     this.record(call, result, request, 200, started, usage);
+    // The cost charged to budgets is the one logged and sent in x-gateway-cost-usd.
+    result.admission?.commit({ costUsd: usage?.cost?.total_cost, tokens: usage?.total_tokens });
     const log = call.log;
     // After the answer is written (the caller sends it synchronously once this returns): the row waits, not the caller.
     if (log) queueMicrotask(() => this.logs.served(call, log, result, { status: 200, usage, output }));
@@ -150,6 +153,10 @@ export class InferenceResponder {
     if (!raw.writableEnded) writer.end();
     upstream.body.destroy();
     const status = abort.aborted ? 499 : failure ? failure.status : 200;
+    // On the final usage; a stream that failed after usage was reported is billed too, one cut off by the client
+    // before its usage is charged the estimate, one the provider failed without usage nothing.
+    if (failure && !abort.aborted && !writer.usage) result.admission?.release();
+    else result.admission?.commit({ costUsd: writer.usage?.cost?.total_cost, tokens: writer.usage?.total_tokens });
     this.record(call, result, request, status, started, writer.usage, writer.ttftMs, failure);
     if (call.log) {
       this.logs.served(call, call.log, result, { status, usage: writer.usage, ttftMs: writer.ttftMs, failure });

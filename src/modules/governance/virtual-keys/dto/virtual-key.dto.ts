@@ -321,18 +321,3 @@ export class BulkRotateResponseDto {
   @ApiProperty({ type: [VirtualKeyDto], description: 'Rotated keys with their new values, in request order' })
   virtual_keys: VirtualKeyDto[];
 }
-
-@ApiSchema({ name: 'VirtualKeyQuota' })
-export class VirtualKeyQuotaDto {
-  @ApiProperty({ format: 'uuid' })
-  virtual_key_id: string;
-
-  @ApiProperty()
-  name: string;
-
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Budgets with current usage' })
-  budgets: unknown[];
-
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Rate limits with current usage' })
-  rate_limits: unknown[];
-}

@@ -1,0 +1,350 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { Clock } from '../../../core/clock/clock.js';
+import { GatewayConfig } from '../../../core/config/gateway-config.js';
+import { parseDuration } from '../../../core/config/duration.js';
+import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import { LOGGER } from '../../../core/logging/logging.module.js';
+import {
+  CounterStore,
+  type CounterState,
+  type CounterWindow,
+  type ReserveItem,
+  type ReserveResult,
+} from '../../../core/redis/counter.store.js';
+import { MemoryCounterStore } from '../../../core/redis/memory-counter.store.js';
+import {
+  budgetCounterKey,
+  GovernancePolicies,
+  requestCounterKey,
+  tokenCounterKey,
+  type GovernanceSnapshot,
+  type GovernedLevel,
+  type ProviderConfigPolicy,
+  type VirtualKeyPolicy,
+} from './governed-levels.js';
+import { limitRefusal, limitsUnavailable, resetText, type LimitCheck } from './limit-refusal.js';
+import { allowedKeys, pickProviderByWeight, providerConfigFor } from './provider-access.js';
+
+/** How long a reservation holds before it stops counting (a stream may run this long and still be charged later). */
+const HOLD_MS = 10 * 60_000;
+/** A budget check reserves at least this much (USD), so a spent budget refuses even a request it cannot price. */
+const MIN_BUDGET_RESERVATION = 1e-6;
+
+/** What a request may use, estimated before the call (price table, `max_tokens`, input size). */
+export interface UsageEstimate {
+  /** USD; 0 when the model has no price. */
+  costUsd: number;
+  tokens: number;
+}
+
+/** What the answer really used, as far as it is known. */
+export interface ActualUsage {
+  costUsd?: number;
+  tokens?: number;
+}
+
+class CountersDown extends Error {}
+
+/**
+ * One attempt's reservation at every level that covers it. Settled exactly once: `commit` with what the answer used
+ * (the estimate stands in for what is unknown), or `release` when the attempt used nothing.
+ */
+export class Admission {
+  private settled = false;
+
+  constructor(
+    /** `x-ratelimit-*` of the tightest request and token windows (empty without rate limits). */
+    readonly headers: Record<string, string>,
+    private readonly reservationId: string,
+    private readonly store: CounterStore,
+    private readonly items: ReadonlyArray<{ item: ReserveItem; check: LimitCheck }>,
+    private readonly settle: (work: Promise<unknown>, what: string) => void,
+  ) {}
+
+  commit(actual: ActualUsage = {}): void {
+    if (this.settled) return;
+    this.settled = true;
+    const amounts: Record<string, number> = {};
+    for (const { item, check } of this.items) {
+      if (check.kind === 'budget' && actual.costUsd !== undefined) amounts[item.key] = actual.costUsd;
+      if (check.kind === 'tokens' && actual.tokens !== undefined) amounts[item.key] = actual.tokens;
+    }
+    this.settle(this.store.commit(this.reservationId, amounts), 'commit');
+  }
+
+  release(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle(this.store.release(this.reservationId), 'release');
+  }
+}
+
+/**
+ * A request of one virtual key, as governance sees it: the snapshot it was admitted under and the key's policy. The
+ * router asks it, for each model of the fallback chain, which provider a bare model goes to, whether the provider
+ * and model are allowed, which keys may serve, and for an admission at every level covering the attempt.
+ */
+export class GovernedCall {
+  constructor(
+    private readonly enforcer: GovernanceEnforcer,
+    private readonly snapshot: GovernanceSnapshot,
+    readonly policy: VirtualKeyPolicy,
+  ) {}
+
+  /** Whether a model without a provider prefix is placed by the key's provider configs. */
+  get placesBareModels(): boolean {
+    return this.policy.providerConfigs.length > 0;
+  }
+
+  /** The provider for a bare model, by weight among the key's configs that allow it (403 when none does). */
+  pickProvider(model: string, usable: (provider: ProviderId) => boolean): ProviderId {
+    return pickProviderByWeight(this.policy, model, usable);
+  }
+
+  /** The provider config the attempt runs under (undefined: the key lists none), or 403 `model_blocked`. */
+  access(provider: ProviderId, model: string): ProviderConfigPolicy | undefined {
+    return providerConfigFor(this.policy, provider, model);
+  }
+
+  /** The keys the config lets the router pick. */
+  keys<K extends { id: string }>(config: ProviderConfigPolicy | undefined, keys: K[]): K[] {
+    return allowedKeys(config, keys);
+  }
+
+  /**
+   * Every level covering an attempt that carries a budget or a rate limit: provider config → virtual key → team →
+   * customers → provider governance → model configs.
+   */
+  levels(config: ProviderConfigPolicy | undefined, provider: ProviderId, model: string): GovernedLevel[] {
+    const out: GovernedLevel[] = [];
+    const add = (level: GovernedLevel | undefined) => {
+      if (level && (level.budgets.length > 0 || level.rateLimit)) out.push(level);
+    };
+    add(config?.level);
+    add(this.policy.level);
+    add(this.policy.team);
+    for (const customer of this.policy.customers) add(customer);
+    add(this.snapshot.provider(provider));
+    for (const level of this.snapshot.modelConfigs(model, provider, this.policy.id)) add(level);
+    return out;
+  }
+
+  /** Reserves `estimate` at every level (402, 429 or 503 when refused); undefined when no level has limits. */
+  admit(levels: GovernedLevel[], estimate: () => UsageEstimate): Promise<Admission | undefined> {
+    return levels.length === 0 ? Promise.resolve(undefined) : this.enforcer.admit(levels, estimate());
+  }
+}
+
+/**
+ * Budgets and rate limits on the request path. Reads only the GovernancePolicies snapshot (never the database) and
+ * checks every level in one atomic CounterStore.reserve: a Lua script on Redis, shared by every replica, or the
+ * in-process store on the embedded default. Redis failures and slow answers follow `governance.redis_failure_mode`.
+ */
+@Injectable()
+export class GovernanceEnforcer {
+  private readonly timeoutMs: number;
+  private readonly failOpen: boolean;
+  /** Counts requests while Redis is down in the `open` failure mode. */
+  private local: MemoryCounterStore | undefined;
+
+  constructor(
+    private readonly policies: GovernancePolicies,
+    private readonly counters: CounterStore,
+    private readonly clock: Clock,
+    config: GatewayConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.timeoutMs = parseDuration(config.governance.counter_timeout) ?? 500;
+    this.failOpen = config.governance.redis_failure_mode === 'open';
+  }
+
+  /** The request's governance, or undefined when no policy covers the key (no work on the request path then). */
+  begin(virtualKeyId: string): GovernedCall | undefined | Promise<GovernedCall | undefined> {
+    const current = this.policies.snapshot();
+    if (current instanceof Promise) return current.then((snapshot) => this.callOf(snapshot, virtualKeyId));
+    return this.callOf(current, virtualKeyId);
+  }
+
+  /** The current snapshot (the quota endpoint reads it). */
+  snapshot(): GovernanceSnapshot | Promise<GovernanceSnapshot> {
+    return this.policies.snapshot();
+  }
+
+  private callOf(snapshot: GovernanceSnapshot, virtualKeyId: string): GovernedCall | undefined {
+    const policy = snapshot.virtualKey(virtualKeyId);
+    return policy ? new GovernedCall(this, snapshot, policy) : undefined;
+  }
+
+  async admit(levels: GovernedLevel[], estimate: UsageEstimate): Promise<Admission | undefined> {
+    const entries = checksOf(levels, estimate);
+    if (entries.length === 0) return undefined;
+    const items = entries.map((e) => e.item);
+    let store = this.counters;
+    let result: ReserveResult;
+    try {
+      // A reservation that Redis makes after the timeout (a queued command sent on reconnect) is given back.
+      const remote = this.counters;
+      const late = (r: ReserveResult) =>
+        r.ok ? this.settle(remote.release(r.reservationId), 'late release') : undefined;
+      result = await this.call(remote, (s) => s.reserve(items, HOLD_MS), late);
+    } catch (err) {
+      if (!(err instanceof CountersDown)) throw err;
+      if (!this.failOpen) throw limitsUnavailable(err.cause);
+      store = this.localStore();
+      result = await store.reserve(items, HOLD_MS);
+    }
+    if (!result.ok) {
+      const refused = entries.find((e) => e.item.key === result.key)!;
+      throw limitRefusal(refused.check, { ...result, amount: refused.item.amount });
+    }
+    const headers = rateLimitHeaders(entries, result.states, this.clock.now());
+    const settle =
+      store.kind === 'memory'
+        ? (work: Promise<unknown>) => void work.catch(() => undefined)
+        : (work: Promise<unknown>, what: string) => this.settle(work, what);
+    return new Admission(headers, result.reservationId, store, entries, settle);
+  }
+
+  /** One counter as it stands (the quota endpoint), bounded like every counter call; 503 in the `closed` mode. */
+  async read(key: string, window: CounterWindow): Promise<CounterState> {
+    try {
+      return await this.call(this.counters, (s) => s.get(key, window));
+    } catch (err) {
+      if (!(err instanceof CountersDown)) throw err;
+      if (!this.failOpen) throw limitsUnavailable(err.cause);
+      return this.localStore().get(key, window);
+    }
+  }
+
+  /**
+   * A counter call bounded by `governance.counter_timeout` when the counters are remote. `late` receives what the call
+   * resolves to after the timeout gave up on it.
+   */
+  private async call<T>(
+    store: CounterStore,
+    run: (store: CounterStore) => Promise<T>,
+    late?: (value: T) => void,
+  ): Promise<T> {
+    if (store.kind === 'memory') return run(store);
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new CountersDown('counter call timed out'));
+      }, this.timeoutMs);
+    });
+    const running = run(store).then(
+      (value) => {
+        if (timedOut) late?.(value);
+        return value;
+      },
+      (err: unknown) => {
+        throw new CountersDown('counter call failed', { cause: err });
+      },
+    );
+    // Rejections after the timeout are nobody's: keep them from being unhandled.
+    running.catch(() => undefined);
+    try {
+      return await Promise.race([running, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private localStore(): MemoryCounterStore {
+    if (!this.local) {
+      this.local = new MemoryCounterStore(this.clock);
+      this.logger.warn('governance counters unreachable: counting in this process (redis_failure_mode: open)');
+    }
+    return this.local;
+  }
+
+  /** Settling happens after the answer: a failure is logged, never the caller's. */
+  private settle(work: Promise<unknown>, what: string): void {
+    let timer: NodeJS.Timeout | undefined;
+    const bounded = Promise.race([
+      work,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timed out')), Math.max(this.timeoutMs, 5_000));
+      }),
+    ]);
+    bounded
+      .catch((err: unknown) =>
+        this.logger.warn({ err }, `governance ${what} failed; the reservation lapses on its own`),
+      )
+      .finally(() => clearTimeout(timer));
+  }
+}
+
+/** A level's counters, computed once per snapshot object (levels are immutable; a rebuilt snapshot has new ones). */
+interface LevelCounter {
+  key: string;
+  window: ReserveItem['window'];
+  check: LimitCheck;
+}
+const levelCounters = new WeakMap<GovernedLevel, LevelCounter[]>();
+
+function countersOf(level: GovernedLevel): LevelCounter[] {
+  let out = levelCounters.get(level);
+  if (out) return out;
+  out = [];
+  for (const budget of level.budgets) {
+    const { id, limit, resetDuration, window } = budget;
+    out.push({ key: budgetCounterKey(id), window, check: { level, kind: 'budget', ruleId: id, limit, resetDuration } });
+  }
+  const rl = level.rateLimit;
+  if (rl?.requests) {
+    const { limit, resetDuration, window } = rl.requests;
+    const check: LimitCheck = { level, kind: 'requests', ruleId: rl.id, limit, resetDuration };
+    out.push({ key: requestCounterKey(rl.id), window, check });
+  }
+  if (rl?.tokens) {
+    const { limit, resetDuration, window } = rl.tokens;
+    out.push({
+      key: tokenCounterKey(rl.id),
+      window,
+      check: { level, kind: 'tokens', ruleId: rl.id, limit, resetDuration },
+    });
+  }
+  levelCounters.set(level, out);
+  return out;
+}
+
+/** The reserve items of every budget and rate limit of `levels`, with what each stands for (duplicates once). */
+function checksOf(levels: GovernedLevel[], estimate: UsageEstimate): Array<{ item: ReserveItem; check: LimitCheck }> {
+  const out: Array<{ item: ReserveItem; check: LimitCheck }> = [];
+  const cost = Math.max(estimate.costUsd, MIN_BUDGET_RESERVATION);
+  for (const level of levels) {
+    for (const { key, window, check } of countersOf(level)) {
+      if (out.some((e) => e.item.key === key)) continue;
+      const amount = check.kind === 'budget' ? cost : check.kind === 'requests' ? 1 : estimate.tokens;
+      out.push({ item: { key, amount, limit: check.limit, window }, check });
+    }
+  }
+  return out;
+}
+
+/** `x-ratelimit-limit|remaining|reset-requests|tokens` of the tightest window of each kind (least remaining). */
+function rateLimitHeaders(
+  entries: ReadonlyArray<{ check: LimitCheck }>,
+  states: ReadonlyArray<{ used: number; resetAt: number }>,
+  now: number,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const unit of ['requests', 'tokens'] as const) {
+    let best: { limit: number; remaining: number; resetAt: number } | undefined;
+    entries.forEach(({ check }, i) => {
+      if (check.kind !== unit) return;
+      const state = states[i]!;
+      const remaining = Math.max(0, Math.floor(check.limit - state.used));
+      if (!best || remaining < best.remaining) best = { limit: check.limit, remaining, resetAt: state.resetAt };
+    });
+    if (!best) continue;
+    headers[`x-ratelimit-limit-${unit}`] = String(best.limit);
+    headers[`x-ratelimit-remaining-${unit}`] = String(best.remaining);
+    headers[`x-ratelimit-reset-${unit}`] = resetText(best.resetAt - now);
+  }
+  return headers;
+}
