@@ -22,8 +22,8 @@ export const MIGRATIONS: Array<new () => unknown> = [
   SessionCredentialStamp1795440559534,
   InferenceProviders1795447065316,
   RequestLogs1795632738572,
-  RequestLogCoveringIndexes1795700000000,
   GovernanceObjects1795641172295,
   RoutingRules1795641391728,
   PricingOverrides1795641545922,
+  RequestLogCoveringIndexes1795700000000,
 ];

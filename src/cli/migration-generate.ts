@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { writeFileSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -32,10 +32,18 @@ if (values.check) {
   writeMigration(up, down, values.name ?? 'Migration');
 }
 
+function existingTimestamps(): number[] {
+  return readdirSync('migrations').flatMap((file) => {
+    const match = /^(\d+)-.*\.ts$/.exec(file);
+    return match ? [Number(match[1])] : [];
+  });
+}
+
 /** Writes the difference as migrations/<timestamp>-<Name>.ts and registers it in migrations/index.ts. */
 function writeMigration(up: string[], down: string[], rawName: string): void {
   const name = rawName.replace(/[^A-Za-z0-9]/g, '');
-  const timestamp = Date.now();
+  // TypeORM runs migrations in timestamp order: a new one must come after every existing one (one was dated ahead).
+  const timestamp = Math.max(Date.now(), ...existingTimestamps().map((t) => t + 1));
   const className = `${name}${timestamp}`;
   const file = `migrations/${timestamp}-${name}.ts`;
   const quote = (q: string) => '`' + q.replace(/`/g, '\\`').replace(/\$\{/g, '\\${') + '`';

@@ -74,6 +74,26 @@ describe('rate limits on the request path', () => {
     expect((await chat(key, body)).status).toBe(200);
   });
 
+  it('a provider failure after admission carries the x-ratelimit headers too, and its slot is given back', async () => {
+    const key = await createKey(s, {
+      name: 'rl-upstream-fails',
+      rate_limit: { request_max_limit: 3, request_reset_duration: '1m' },
+    });
+    s.sim.reset();
+    s.sim.scenario({ match: { family: 'openai' }, responses: [{ fault: 'error', status: 400 }] });
+    const failed = await chat(key, exactChat().body);
+    expect(failed.status, failed.text).toBe(400);
+    expect(failed.body.extra_fields.error_type).not.toBe('policy_rate_limited');
+    expect(failed.headers.get('x-ratelimit-limit-requests')).toBe('3');
+    expect(failed.headers.get('x-ratelimit-remaining-requests')).toBe('2');
+    expect(failed.headers.get('x-ratelimit-reset-requests')).toBe('1m0s');
+    // The failed attempt's reservation was released: the next answer still sees 2 left after it.
+    answerWith(s, exactChat().usage);
+    const served = await chat(key, exactChat().body);
+    expect(served.status, served.text).toBe(200);
+    expect(served.headers.get('x-ratelimit-remaining-requests')).toBe('2');
+  });
+
   it('a token limit counts the reported tokens, refuses what would cross it, and has its own window', async () => {
     const { body, tokens } = exactChat();
     const key = await createKey(s, {

@@ -48,6 +48,22 @@ export class GatewayException extends Error {
     this.wireCode = options.wireCode;
   }
 
+  /** The same error with more response headers (its own win over `extra`). */
+  withHeaders(extra: Record<string, string>): GatewayException {
+    const copy = new GatewayException(this.status, this.code, this.message, {
+      type: this.type,
+      param: this.param,
+      reason: this.reason,
+      extraFields: this.extraFields,
+      headers: { ...extra, ...this.headers },
+      isGatewayError: this.isGatewayError,
+      wireCode: this.wireCode,
+      cause: this.cause,
+    });
+    copy.stack = this.stack;
+    return copy;
+  }
+
   static validation(param: string, message: string): GatewayException {
     return new GatewayException(400, 'validation_failed', message, { param, reason: 'caller_invalid_request' });
   }

@@ -14,7 +14,8 @@ export const PRICING_OVERRIDES_TOPIC = 'governance.pricing-overrides';
 /** The request a price is looked up for. */
 export interface PricedRequest {
   provider: string;
-  providerKeyId: string;
+  /** Unknown before a key is picked (a cost estimate): key-scoped overrides then do not match. */
+  providerKeyId?: string;
   virtualKeyId?: string;
   /** None on the data plane yet: user scopes never match until requests carry a user. */
   userId?: string;

@@ -27,6 +27,8 @@ interface ModelFailure {
   error: GatewayException;
   fallback: boolean;
   keyId?: string;
+  /** The `x-ratelimit-*` headers of the model's admission. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -138,7 +140,7 @@ export class InferenceRouter {
       }
       // Nothing was answered, so nothing was used: the reservation goes.
       admission?.release();
-      last = outcome;
+      last = admission ? { ...outcome, headers: admission.headers } : outcome;
       call.chain?.push({
         fallbackIndex: index,
         routing: routingSnapshot(info),
@@ -150,7 +152,8 @@ export class InferenceRouter {
       });
       if (!outcome.fallback || call.signal.aborted) break;
     }
-    throw last!.error;
+    // A governed request's rate-limit headers go with its provider failure too (every governed response has them).
+    throw last!.headers ? last!.error.withHeaders(last!.headers) : last!.error;
   }
 
   /**
@@ -185,7 +188,15 @@ export class InferenceRouter {
   private estimate(call: InferenceCall, resolved: ResolvedModel): UsageEstimate {
     const { input, output } = estimateTokens(call.kind, call.body);
     const usage = { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
-    const cost = this.prices.costOf(resolved.provider, resolved.ref.model, usage);
+    // A pricing override covering the request prices the estimate too (a key-scoped one is known only once the
+    // key is picked: the settlement charges it).
+    const override = call.pricing?.find({
+      provider: resolved.provider,
+      virtualKeyId: call.virtualKey?.id,
+      model: resolved.ref.model,
+      requestType: REQUEST_TYPES[call.kind],
+    });
+    const cost = this.prices.costOf(resolved.provider, resolved.ref.model, usage, undefined, override?.patch);
     return { costUsd: cost?.total_cost ?? 0, tokens: usage.total_tokens };
   }
 
