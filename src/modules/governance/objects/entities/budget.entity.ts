@@ -1,22 +1,11 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-  UpdateDateColumn,
-} from 'typeorm';
-import type { ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { VirtualKeyProviderConfigEntity } from '../../virtual-keys/entities/virtual-key-provider-config.entity.js';
 import { VirtualKeyEntity } from '../../virtual-keys/entities/virtual-key.entity.js';
 import { CustomerEntity } from './customer.entity.js';
 import { ModelConfigEntity } from './model-config.entity.js';
 import { ProviderGovernanceEntity } from './provider-governance.entity.js';
 import { TeamEntity } from './team.entity.js';
-import { ONE_OWNER_CHECK } from './owner-columns.js';
+import { ONE_OWNER_CHECK, OwnedLimitColumns } from './owner-columns.js';
 
 export type OverrideMode = 'cycles' | 'forever';
 
@@ -33,7 +22,7 @@ export type OverrideMode = 'cycles' | 'forever';
 @Index('ix_budgets_provider_config_id', ['provider_config_id'])
 @Index('ix_budgets_model_config_id', ['model_config_id'])
 @Index('ix_budgets_provider', ['provider'])
-export class BudgetEntity {
+export class BudgetEntity extends OwnedLimitColumns {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_budgets' })
   id: string;
 
@@ -65,24 +54,6 @@ export class BudgetEntity {
   @Column({ name: 'override_expires_at', type: 'timestamptz', nullable: true })
   override_expires_at: Date | null;
 
-  @Column({ name: 'virtual_key_id', type: 'uuid', nullable: true })
-  virtual_key_id: string | null;
-
-  @Column({ name: 'team_id', type: 'uuid', nullable: true })
-  team_id: string | null;
-
-  @Column({ name: 'customer_id', type: 'uuid', nullable: true })
-  customer_id: string | null;
-
-  @Column({ name: 'provider_config_id', type: 'uuid', nullable: true })
-  provider_config_id: string | null;
-
-  @Column({ name: 'model_config_id', type: 'uuid', nullable: true })
-  model_config_id: string | null;
-
-  @Column({ type: 'varchar', length: 64, nullable: true })
-  provider: ProviderId | null;
-
   @ManyToOne(() => VirtualKeyEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'virtual_key_id', foreignKeyConstraintName: 'fk_budgets_virtual_key_id' })
   virtual_key?: VirtualKeyEntity;
@@ -106,10 +77,4 @@ export class BudgetEntity {
   @ManyToOne(() => ProviderGovernanceEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'provider', foreignKeyConstraintName: 'fk_budgets_provider' })
   provider_governance?: ProviderGovernanceEntity;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  created_at: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updated_at: Date;
 }

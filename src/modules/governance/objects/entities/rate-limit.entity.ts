@@ -1,22 +1,11 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-  UpdateDateColumn,
-} from 'typeorm';
-import type { ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { VirtualKeyProviderConfigEntity } from '../../virtual-keys/entities/virtual-key-provider-config.entity.js';
 import { VirtualKeyEntity } from '../../virtual-keys/entities/virtual-key.entity.js';
 import { CustomerEntity } from './customer.entity.js';
 import { ModelConfigEntity } from './model-config.entity.js';
 import { ProviderGovernanceEntity } from './provider-governance.entity.js';
 import { TeamEntity } from './team.entity.js';
-import { ONE_OWNER_CHECK } from './owner-columns.js';
+import { ONE_OWNER_CHECK, OwnedLimitColumns } from './owner-columns.js';
 
 /** bigint columns come back as strings. */
 const NUMBER = {
@@ -36,7 +25,7 @@ const NUMBER = {
 @Index('uq_rate_limits_provider_config_id', ['provider_config_id'], { unique: true })
 @Index('uq_rate_limits_model_config_id', ['model_config_id'], { unique: true })
 @Index('uq_rate_limits_provider', ['provider'], { unique: true })
-export class RateLimitEntity {
+export class RateLimitEntity extends OwnedLimitColumns {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_rate_limits' })
   id: string;
 
@@ -51,24 +40,6 @@ export class RateLimitEntity {
 
   @Column({ name: 'token_reset_duration', type: 'varchar', length: 16, nullable: true })
   token_reset_duration: string | null;
-
-  @Column({ name: 'virtual_key_id', type: 'uuid', nullable: true })
-  virtual_key_id: string | null;
-
-  @Column({ name: 'team_id', type: 'uuid', nullable: true })
-  team_id: string | null;
-
-  @Column({ name: 'customer_id', type: 'uuid', nullable: true })
-  customer_id: string | null;
-
-  @Column({ name: 'provider_config_id', type: 'uuid', nullable: true })
-  provider_config_id: string | null;
-
-  @Column({ name: 'model_config_id', type: 'uuid', nullable: true })
-  model_config_id: string | null;
-
-  @Column({ type: 'varchar', length: 64, nullable: true })
-  provider: ProviderId | null;
 
   @ManyToOne(() => VirtualKeyEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'virtual_key_id', foreignKeyConstraintName: 'fk_rate_limits_virtual_key_id' })
@@ -93,10 +64,4 @@ export class RateLimitEntity {
   @ManyToOne(() => ProviderGovernanceEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'provider', foreignKeyConstraintName: 'fk_rate_limits_provider' })
   provider_governance?: ProviderGovernanceEntity;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  created_at: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updated_at: Date;
 }
