@@ -345,6 +345,51 @@ describe.skipIf(!TEST_REDIS_URL)('counter store in Redis, shared by replicas', (
     expect((await one.get(hits, MINUTE)).value).toBe(100);
   });
 
+  it('counters written by the earlier layout (no counts or expiry in meta) read, reserve and settle on', async () => {
+    const base = `${gw.config.redis_prefix}:counters`;
+    const store = gw.app.get(CounterStore);
+    const now = Date.now();
+    const fixed = key('legacy-fixed');
+    const end = now + 60_000;
+    await redis.hset(`${base}:fixed:meta:${fixed}`, { v: '3', e: String(end), h: '2' });
+    await redis.zadd(`${base}:fixed:held:${fixed}`, now + 30_000, `${randomUUID()}|2`);
+    const rolling = key('legacy-rolling');
+    const ROLLING: CounterWindow = { kind: 'rolling', ms: 60_000 };
+    await redis.hset(`${base}:rolling:meta:${rolling}`, { v: '5', n: '2' });
+    await redis.zadd(`${base}:rolling:hits:${rolling}`, now - 1000, '1|2', now - 500, '2|3');
+    for (const sub of ['fixed:meta', 'fixed:held']) await redis.pexpire(`${base}:${sub}:${fixed}`, 120_000);
+    for (const sub of ['rolling:meta', 'rolling:hits']) await redis.pexpire(`${base}:${sub}:${rolling}`, 120_000);
+
+    expect(await store.get(fixed, MINUTE)).toEqual({ value: 3, reserved: 2, resetAt: end });
+    expect(await store.get(rolling, ROLLING)).toEqual({ value: 5, reserved: 0, resetAt: now - 1000 + 60_000 });
+    const r = await store.reserve([item(fixed, 1, 6), item(rolling, 1, 6, ROLLING)], 10_000);
+    expect(r).toMatchObject({ ok: true, states: [{ used: 6 }, { used: 6 }] });
+    expect(await store.reserve([item(fixed, 1, 6)], 10_000)).toMatchObject({ ok: false, current: 3, reserved: 3 });
+    expect(r.ok && (await store.commit(r.reservationId))).toBe(true);
+    expect(await store.get(fixed, MINUTE)).toMatchObject({ value: 4, reserved: 2 });
+    expect(await store.get(rolling, ROLLING)).toMatchObject({ value: 6, reserved: 0 });
+    const keys = await redis.keys(`${base}:*:legacy-*`);
+    expect(keys.length).toBe(4);
+    for (const k of keys) expect(await redis.pttl(k)).toBeGreaterThan(60_000);
+  });
+
+  it('every key of a counter expires together, one to two minutes after nothing in it counts', async () => {
+    const base = `${gw.config.redis_prefix}:counters`;
+    const store = gw.app.get(CounterStore);
+    const rolling = key('expiry-rolling');
+    const r = await store.reserve([item(rolling, 1, 5, { kind: 'rolling', ms: 30_000 })], 90_000);
+    expect(r.ok && (await store.commit(r.reservationId))).toBe(true);
+    const held = await store.reserve([item(rolling, 1, 5, { kind: 'rolling', ms: 30_000 })], 90_000);
+    expect(held.ok).toBe(true);
+    const ttls = await Promise.all(
+      ['meta', 'hits', 'held'].map((sub) => redis.pttl(`${base}:rolling:${sub}:${rolling}`)),
+    );
+    // The hold counts for 90 s (longer than the newest hit's 30 s): the keys live 60 to 120 s beyond it.
+    for (const ttl of ttls) expect(ttl).toBeGreaterThan(90_000 + 59_000);
+    for (const ttl of ttls) expect(ttl).toBeLessThanOrEqual(90_000 + 120_000);
+    expect(Math.max(...ttls) - Math.min(...ttls)).toBeLessThan(1000);
+  });
+
   it('keys live under <redis_prefix>:counters:, expire, and carry no unreadable name', async () => {
     const prefix = gw.config.redis_prefix;
     const store = gw.app.get(CounterStore);
