@@ -10,6 +10,7 @@ import {
   expectRefusal,
   governProvider,
   quota,
+  settledQuota,
   startGovernedStack,
   upstreamCalls,
   type GovernedKey,
@@ -134,7 +135,7 @@ describe('budgets on the request path', () => {
       stream_options: { include_usage: true },
     });
     expect(stream.status).toBe(200);
-    const view = await quota(key);
+    const view = await settledQuota(key);
     const budget = view.budgets.find((b: any) => b.level === 'virtual_key');
     expect(budget.current_usage).toBeCloseTo(2 * cost, 12);
     expect(budget.reserved).toBe(0);

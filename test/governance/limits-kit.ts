@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { ManualClock } from '../../src/core/clock/clock.js';
 import type { ProviderId } from '../../src/core/errors/routing-info.dto.js';
 import { PriceTable } from '../../src/modules/inference/pricing/price-table.js';
@@ -161,6 +161,21 @@ export async function quota(key: GovernedKey): Promise<any> {
   const res = await key.client.get('/api/governance/virtual-keys/quota');
   expect(res.status, res.text).toBe(200);
   return res.body;
+}
+
+/**
+ * The quota once every reservation has settled: an answer is sent before its settlement (which is off the request
+ * path), so a read right after it may still see the reservation.
+ */
+export function settledQuota(key: GovernedKey): Promise<any> {
+  return vi.waitFor(
+    async () => {
+      const current = await quota(key);
+      expect([...current.budgets, ...current.rate_limits].every((l: any) => !l.reserved)).toBe(true);
+      return current;
+    },
+    { timeout: 5_000, interval: 20 },
+  );
 }
 
 /** Requests the simulator received (the provider's count). */

@@ -7,6 +7,7 @@ import {
   createKey,
   exactChat,
   quota,
+  settledQuota,
   startGovernedStack,
   type GovernedStack,
 } from './limits-kit.js';
@@ -55,7 +56,7 @@ describe('virtual key quota', () => {
       ],
     });
     expect((await chat(key, body)).status).toBe(200);
-    const view = await quota(key);
+    const view = await settledQuota(key);
     const budgets = Object.fromEntries(view.budgets.map((b: any) => [b.level, b]));
     expect(Object.keys(budgets).sort()).toEqual(['customer', 'provider_config', 'virtual_key']);
     expect(budgets.virtual_key).toMatchObject({
