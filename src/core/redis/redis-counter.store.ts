@@ -16,6 +16,9 @@ import {
 } from './counter.store.js';
 import { assertAmount, assertWindow, newWindowEnd, windowLayout, type CounterWindow } from './counter-window.js';
 
+/** Records of own reservations kept in memory at most (beyond it the oldest go; settling them reads Redis). */
+const MAX_OWN_RECORDS = 100_000;
+
 /** What a reservation record keeps, so commit and release need only its id. */
 interface ReservationRecord {
   items: Array<{ key: string; window: CounterWindow; amount: number }>;
@@ -30,6 +33,11 @@ interface ReservationRecord {
 export class RedisCounterStore extends CounterStore {
   readonly kind = 'redis' as const;
   private readonly base: string;
+  /**
+   * The records of this process's own outstanding reservations, so settling one needs no round trip to read it back
+   * (the script still ends it only if Redis holds the same record). Oldest first; dropped once settled or expired.
+   */
+  private readonly own = new Map<string, { raw: string; items: ReservationRecord['items']; until: number }>();
 
   constructor(
     private readonly redis: Redis,
@@ -71,7 +79,8 @@ export class RedisCounterStore extends CounterStore {
     const reservationId = randomUUID();
     const record: ReservationRecord = { items: items.map(({ key, window, amount }) => ({ key, window, amount })) };
     const keys = [this.recordKey(reservationId), ...items.flatMap((item) => this.counterKeys(item.key, item.window))];
-    const args: Array<string | number> = [now, ttlMs, ttlMs + LATE_COMMIT_GRACE_MS, JSON.stringify(record)];
+    const raw = JSON.stringify(record);
+    const args: Array<string | number> = [now, ttlMs, ttlMs + LATE_COMMIT_GRACE_MS, raw];
     for (const item of items) {
       args.push(
         windowLayout(item.window),
@@ -83,6 +92,7 @@ export class RedisCounterStore extends CounterStore {
     }
     const result = (await COUNTER_SCRIPTS.reserve.run(this.redis, keys, args)) as [number, ...string[]];
     if (result[0] === 1) {
+      this.remember(reservationId, raw, record.items, now + ttlMs + LATE_COMMIT_GRACE_MS);
       const states = items.map((_, i) => ({ used: Number(result[1 + 2 * i]), resetAt: Number(result[2 + 2 * i]) }));
       return { ok: true, reservationId, states };
     }
@@ -108,14 +118,17 @@ export class RedisCounterStore extends CounterStore {
   }
 
   /**
-   * Two round trips: the record is read here (the windows it names need JavaScript's calendar to resolve), then the
-   * script ends it only if it is still the same record, so two settles of one reservation cannot both count.
+   * The record is this process's own (kept since the reserve) or read from Redis (the windows it names need
+   * JavaScript's calendar to resolve); the script ends it only if it is still the same record, so two settles of one
+   * reservation cannot both count.
    */
   private async settle(reservationId: string, mode: 'commit' | 'release', actual: Record<string, number>) {
     const recordKey = this.recordKey(reservationId);
-    const raw = await this.redis.get(recordKey);
+    const mine = this.own.get(reservationId);
+    this.own.delete(reservationId);
+    const raw = mine?.raw ?? (await this.redis.get(recordKey));
     if (raw === null) return false;
-    const { items } = JSON.parse(raw) as ReservationRecord;
+    const items = mine?.items ?? (JSON.parse(raw) as ReservationRecord).items;
     for (const key of Object.keys(actual)) {
       if (!items.some((item) => item.key === key)) throw new RangeError(`${key} is not reserved`);
     }
@@ -131,6 +144,16 @@ export class RedisCounterStore extends CounterStore {
       );
     }
     return (await COUNTER_SCRIPTS.settle.run(this.redis, keys, args)) === 1;
+  }
+
+  /** Keeps a reservation's record until it is settled or can no longer be; expired ones go from the oldest end. */
+  private remember(id: string, raw: string, items: ReservationRecord['items'], until: number): void {
+    const now = this.clock.now();
+    for (const [oldId, entry] of this.own) {
+      if (entry.until > now && this.own.size < MAX_OWN_RECORDS) break;
+      this.own.delete(oldId);
+    }
+    this.own.set(id, { raw, items, until });
   }
 
   private async run(key: string, window: CounterWindow, amount: string): Promise<CounterState> {
