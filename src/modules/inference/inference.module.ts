@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { GovernanceModule } from '../governance/governance.module.js';
 import { PricingOverridesModule } from '../governance/pricing-overrides/pricing-overrides.module.js';
+import { CircuitBreakerModule } from '../circuit-breaker/circuit-breaker.module.js';
 import { RoutingRulesModule } from '../governance/routing-rules/routing-rules.module.js';
 import { CatalogSealer } from './catalog/catalog-sealer.js';
 import { CatalogStore } from './catalog/catalog-store.js';
@@ -39,6 +40,7 @@ import { InferenceController } from './v1/inference.controller.js';
     GovernanceModule,
     RoutingRulesModule,
     PricingOverridesModule,
+    CircuitBreakerModule,
     TypeOrmModule.forFeature([ProviderEntity, ProviderKeyEntity, RequestLogEntity, RequestLogContentEntity]),
   ],
   controllers: [ProvidersController, ProviderKeysController, ModelsController, InferenceController, LogsController],

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { CacheFactory } from '../../../core/cache/cache.factory.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { InvalidationBus } from '../../../core/redis/invalidation.bus.js';
-import { SnapshotHolder } from '../shared/snapshot-holder.js';
+import { SnapshotHolder } from '../../../core/cache/snapshot-holder.js';
 import { PricingOverrideEntity } from './entities/pricing-override.entity.js';
 import { PRICING_SCOPE_KINDS, SCOPE_IDS, type PricingPatch, type PricingScopeKind } from './pricing-scopes.js';
 

@@ -20,7 +20,7 @@ import {
   type GovernanceSnapshot,
   type VirtualKeyPolicy,
 } from '../limits/governed-levels.js';
-import { SnapshotHolder } from '../shared/snapshot-holder.js';
+import { SnapshotHolder } from '../../../core/cache/snapshot-holder.js';
 import { RoutingRuleEntity, type RoutingTarget, type RuleScope } from './entities/routing-rule.entity.js';
 import { compileRule, isMissingKey, type CompiledExpression, type RuleVariables } from './routing-rule-cel.js';
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { CacheFactory } from '../../../core/cache/cache.factory.js';
-import type { InvalidatedCache } from '../../../core/cache/invalidated-cache.js';
-import type { InvalidationBus } from '../../../core/redis/invalidation.bus.js';
+import type { CacheFactory } from './cache.factory.js';
+import type { InvalidatedCache } from './invalidated-cache.js';
+import type { InvalidationBus } from '../redis/invalidation.bus.js';
 
 const KEY = 'snapshot';
 

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CircuitBreakerEngine } from './circuit-breaker.engine.js';
+import { CircuitBreakerPolicyEntity } from './entities/circuit-breaker-policy.entity.js';
+
+/**
+ * Circuit breakers (enterprise): policies stored and validated here (`/api/circuit-breaker/*`), applied on the request
+ * path by the exported CircuitBreakerEngine (the inference router asks it which model serves and tells it the
+ * primary's response headers).
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([CircuitBreakerPolicyEntity])],
+  controllers: [],
+  providers: [CircuitBreakerEngine],
+  exports: [CircuitBreakerEngine],
+})
+export class CircuitBreakerModule {}
