@@ -33,6 +33,8 @@ export type Outcome =
 export interface Plan {
   delayMs: number;
   outcome: Outcome;
+  /** Extra response headers, whatever the outcome (circuit breaker signals on answers and errors alike). */
+  headers?: Record<string, string>;
 }
 
 export class ScenarioError extends Error {}
@@ -185,7 +187,12 @@ function outcome(step: Obj, at: string): Outcome {
 /** Validates one response step and normalises it. Throws ScenarioError naming the bad field. */
 export function planOf(step: unknown, at = 'step'): Plan {
   if (!isObj(step)) throw new ScenarioError(`${at} must be an object`);
-  return { delayMs: count(step, 'delay_ms', at, 0)!, outcome: outcome(step, at) };
+  const plan: Plan = { delayMs: count(step, 'delay_ms', at, 0)!, outcome: outcome(step, at) };
+  if (step.headers !== undefined && plan.outcome.kind !== 'raw') {
+    if (!isObj(step.headers)) throw new ScenarioError(`${at}.headers must be an object`);
+    plan.headers = Object.fromEntries(Object.entries(step.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  }
+  return plan;
 }
 
 /** What a request offers to scenario matching. */

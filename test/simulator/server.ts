@@ -144,6 +144,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   function answer(sim: SimRequest, family: Family, x: Exchange, operation: ReturnType<Family['route']>, plan: Plan) {
     if (x.res.destroyed || isReply(operation)) return;
+    for (const [name, value] of Object.entries(plan.headers ?? {})) x.res.setHeader(name, value);
     const o = plan.outcome;
     switch (o.kind) {
       case 'raw':

@@ -66,6 +66,8 @@ export type RetryHintKind =
 interface StepCommon {
   /** Wait this long before sending the status line. */
   delay_ms?: number;
+  /** Extra response headers on any step (an answer, a fault, a stream), e.g. a provider's overload signals. */
+  headers?: Record<string, string>;
 }
 
 /** One step of a scenario's response sequence, as posted to `/_sim/scenarios`. */

@@ -85,6 +85,7 @@ export const ERROR_CODES = {
   secret_unresolved: 502,
   service_unavailable: 503,
   gateway_limits_unavailable: 503,
+  circuit_open: 503,
   upstream_timeout: 504,
 } as const satisfies Record<string, number>;
 
@@ -116,6 +117,7 @@ export const ERROR_REASONS = [
   'provider_timeout',
   'provider_connection_failed',
   'provider_credentials_exhausted',
+  'circuit_open',
   'gateway_dropped',
   'gateway_internal',
 ] as const;

@@ -90,6 +90,18 @@ export abstract class CounterStore {
   abstract release(reservationId: string): Promise<boolean>;
 
   /**
+   * Short-lived shared records (circuit state): `value` under `key` for `ttlMs`, replacing any record of the key. A
+   * record is a plain value with an expiry, not a counter; the namespace is shared with the counters of this store.
+   */
+  abstract putRecord(key: string, value: string, ttlMs: number): Promise<void>;
+
+  /** Every live record whose key starts with `prefix`, by key. */
+  abstract records(prefix: string): Promise<Map<string, string>>;
+
+  /** Deletes the records of these keys; resolves to how many existed. */
+  abstract deleteRecords(keys: readonly string[]): Promise<number>;
+
+  /**
    * The same store under another key namespace (`<redis_prefix>:<namespace>:` instead of `<redis_prefix>:counters:`),
    * for counters with a documented home of their own (login failures).
    */
@@ -113,6 +125,10 @@ export const LIMIT_TOLERANCE_LUA = String(LIMIT_TOLERANCE);
 /** Readable names stay as they are; anything else (or anything long) becomes `#<sha256>` ('#' is never readable). */
 export function storedCounterName(key: string): string {
   return /^[\w.:@/-]{1,200}$/.test(key) ? key : `#${createHash('sha256').update(key).digest('hex')}`;
+}
+
+export function assertRecordTtl(ttlMs: number): void {
+  if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new RangeError('record ttlMs must be a positive integer');
 }
 
 export function assertNamespace(namespace: string): void {

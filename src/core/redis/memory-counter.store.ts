@@ -3,6 +3,7 @@ import { Clock, SystemClock } from '../clock/clock.js';
 import {
   assertActual,
   assertNamespace,
+  assertRecordTtl,
   assertReserve,
   CounterStore,
   DEFAULT_COUNTER_NAMESPACE,
@@ -110,6 +111,7 @@ export class MemoryCounterStore extends CounterStore {
   private readonly fixedCounters = new Map<string, FixedCounter>();
   private readonly rollingCounters = new Map<string, RollingCounter>();
   private readonly reservations = new Map<string, Reservation>();
+  private readonly stored = new Map<string, { value: string; until: number }>();
   private operations = 0;
 
   constructor(
@@ -181,6 +183,32 @@ export class MemoryCounterStore extends CounterStore {
   }
 
   /** Ends a reservation: its holds go; with `actual` (commit) its amounts become usage. */
+  async putRecord(key: string, value: string, ttlMs: number): Promise<void> {
+    assertRecordTtl(ttlMs);
+    this.stored.set(key, { value, until: this.tick() + ttlMs });
+  }
+
+  async records(prefix: string): Promise<Map<string, string>> {
+    const now = this.tick();
+    const out = new Map<string, string>();
+    for (const [key, record] of this.stored) {
+      if (record.until <= now) this.stored.delete(key);
+      else if (key.startsWith(prefix)) out.set(key, record.value);
+    }
+    return out;
+  }
+
+  async deleteRecords(keys: readonly string[]): Promise<number> {
+    const now = this.tick();
+    let existed = 0;
+    for (const key of keys) {
+      const record = this.stored.get(key);
+      if (record && record.until > now) existed++;
+      this.stored.delete(key);
+    }
+    return existed;
+  }
+
   private settle(reservationId: string, actual: Record<string, number> | null): boolean {
     const now = this.tick();
     const reservation = this.reservations.get(reservationId);
@@ -294,6 +322,7 @@ export class MemoryCounterStore extends CounterStore {
 
   private sweep(now: number): void {
     for (const [id, reservation] of this.reservations) if (reservation.keepUntil <= now) this.reservations.delete(id);
+    for (const [key, record] of this.stored) if (record.until <= now) this.stored.delete(key);
     for (const counters of [this.fixedCounters, this.rollingCounters] as Array<Map<string, Counter>>) {
       for (const [id, counter] of counters) {
         counter.held.sum(now);

@@ -5,6 +5,7 @@ import { COUNTER_SCRIPTS } from './counter-scripts.js';
 import {
   assertActual,
   assertNamespace,
+  assertRecordTtl,
   assertReserve,
   CounterStore,
   DEFAULT_COUNTER_NAMESPACE,
@@ -122,6 +123,37 @@ export class RedisCounterStore extends CounterStore {
    * JavaScript's calendar to resolve); the script ends it only if it is still the same record, so two settles of one
    * reservation cannot both count.
    */
+  async putRecord(key: string, value: string, ttlMs: number): Promise<void> {
+    assertRecordTtl(ttlMs);
+    await this.redis.set(this.storedRecordKey(key), value, 'PX', ttlMs);
+  }
+
+  async records(prefix: string): Promise<Map<string, string>> {
+    const base = this.storedRecordKey('');
+    const match = (base + prefix).replace(/[*?[\]\\]/g, '\\$&') + '*';
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+      cursor = next;
+      keys.push(...found);
+    } while (cursor !== '0');
+    const out = new Map<string, string>();
+    if (keys.length === 0) return out;
+    const values = await this.redis.mget(...keys);
+    keys.forEach((key, i) => {
+      const value = values[i];
+      // A record that expired between the scan and the read is simply gone.
+      if (value !== null && value !== undefined) out.set(key.slice(base.length), value);
+    });
+    return out;
+  }
+
+  async deleteRecords(keys: readonly string[]): Promise<number> {
+    if (keys.length === 0) return 0;
+    return this.redis.del(...keys.map((key) => this.storedRecordKey(key)));
+  }
+
   private async settle(reservationId: string, mode: 'commit' | 'release', actual: Record<string, number>) {
     const recordKey = this.recordKey(reservationId);
     const mine = this.own.get(reservationId);
@@ -173,6 +205,11 @@ export class RedisCounterStore extends CounterStore {
     const at = `${this.base}:${windowLayout(window)}`;
     const name = storedCounterName(key);
     return [`${at}:meta:${name}`, `${at}:hits:${name}`, `${at}:held:${name}`];
+  }
+
+  /** A `putRecord` record (its key as given: records are read back by prefix). */
+  private storedRecordKey(key: string): string {
+    return `${this.base}:record:${key}`;
   }
 
   private recordKey(reservationId: string): string {

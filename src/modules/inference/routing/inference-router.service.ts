@@ -20,6 +20,8 @@ import { bareCandidates, resolveModel, type ResolvedModel } from './model-resolv
 import { allowsFallback, retryActionFor, waitBeforeRetry } from './retry-policy.js';
 import { routingSnapshot, type RoutingInfo } from './routing-info.js';
 import { AttemptFailure, exhausted, UpstreamAttempts } from './upstream-attempt.js';
+import { CircuitBreakerEngine } from '../../circuit-breaker/circuit-breaker.engine.js';
+import type { CircuitTrip, CircuitWatch } from '../../circuit-breaker/circuit-watch.js';
 import { estimateTokens } from './usage-estimate.js';
 
 /** A model's final failure and whether the next fallback may run. */
@@ -29,6 +31,8 @@ interface ModelFailure {
   keyId?: string;
   /** The `x-ratelimit-*` headers of the model's admission. */
   headers?: Record<string, string>;
+  /** A circuit of the model opened on this answer: the policy's fallback runs next. */
+  divert?: CircuitTrip['divert'];
 }
 
 /**
@@ -47,6 +51,7 @@ export class InferenceRouter {
     private readonly rules: RoutingRuleEngine,
     private readonly governance: GovernanceEnforcer,
     private readonly prices: PriceTable,
+    private readonly breakers: CircuitBreakerEngine,
   ) {}
 
   async route(call: InferenceCall): Promise<RoutedResult> {
@@ -76,6 +81,13 @@ export class InferenceRouter {
     const begun = call.virtualKey ? this.governance.begin(call.virtualKey.id) : undefined;
     const governed = begun instanceof Promise ? await begun : begun;
     let last: ModelFailure | undefined;
+    /** Policies whose fallback joined the chain (each diverts once per request, so two policies cannot loop). */
+    let diverted: Set<string> | undefined;
+    const divertTo = (index: number, to: NonNullable<CircuitTrip['divert']>) => {
+      if ((diverted ??= new Set()).has(to.policy)) return;
+      diverted.add(to.policy);
+      chain.splice(index + 1, 0, { ...to.to, requested: `${to.to.provider}/${to.to.model}` });
+    };
     for (let index = 0; index < chain.length; index++) {
       let ref = chain[index]!;
       const info: RoutingInfo = { requested_provider: requested.provider, requested_model: requested.model };
@@ -87,20 +99,38 @@ export class InferenceRouter {
       const retriesBefore = state.retries;
       let resolved: ResolvedModel;
       let admission: Admission | undefined;
+      let watch: CircuitWatch | undefined;
       try {
         if (governed?.placesBareModels && !ref.provider) {
           // A bare model goes to one of the key's providers, by their weights.
           ref = { ...ref, provider: governed.pickProvider(ref.model, (p) => usable(p, ref.model, snapshot)) };
         }
         resolved = resolveModel(call, ref, snapshot, index === 0);
+        const admitting = this.breakers.admit(resolved.provider, resolved.ref.model, resolved.keys);
+        const breaker = admitting instanceof Promise ? await admitting : admitting;
+        if (breaker?.kind === 'divert') {
+          // The primary's circuit is open: it is not called, and the policy's fallback is tried next.
+          info.provider = resolved.provider;
+          divertTo(index, breaker);
+          throw breaker.error;
+        }
+        if (breaker) {
+          watch = breaker.watch;
+          if (watch.excluded.size > 0) resolved = { ...resolved, keys: resolved.keys.filter((k) => !watch!.excluded.has(k.id)) };
+        }
         if (governed) ({ resolved, admission } = await this.govern(call, governed, resolved));
       } catch (err) {
+        watch?.release();
         if (!(err instanceof GatewayException)) throw err;
         // An unknown model or an unsupported request is the caller's; a provider without usable keys is not, nor is a
         // governance refusal (the next model has levels of its own).
         last = {
           error: err,
-          fallback: err.code === 'model_not_available' || err.code === 'secret_unresolved' || isPolicyRefusal(err),
+          fallback:
+            err.code === 'model_not_available' ||
+            err.code === 'secret_unresolved' ||
+            err.code === 'circuit_open' ||
+            isPolicyRefusal(err),
         };
         if (!last.fallback) throw err;
         info.model ??= ref.model;
@@ -124,10 +154,12 @@ export class InferenceRouter {
       }
       let outcome: Awaited<ReturnType<InferenceRouter['runModel']>>;
       try {
-        outcome = await this.runModel(call, resolved, info, state);
+        outcome = await this.runModel(call, resolved, info, state, watch);
       } catch (err) {
         admission?.release();
         throw err;
+      } finally {
+        watch?.release();
       }
       if ('routing' in outcome) {
         return {
@@ -150,6 +182,7 @@ export class InferenceRouter {
         endedAt: performance.now(),
         error: outcome.error,
       });
+      if (outcome.divert) divertTo(index, outcome.divert);
       if (!outcome.fallback || call.signal.aborted) break;
     }
     // A governed request's rate-limit headers go with its provider failure too (every governed response has them).
@@ -210,6 +243,7 @@ export class InferenceRouter {
     resolved: ResolvedModel,
     info: RoutingInfo,
     state: RouteProgress,
+    watch: CircuitWatch | undefined,
   ): Promise<Omit<RoutedResult, 'fallbackIndex' | 'modelStartedAt' | 'modelRetries'> | ModelFailure> {
     const { adapter, network, keys, provider } = resolved;
     const dead = new Set<string>();
@@ -224,9 +258,13 @@ export class InferenceRouter {
       info.resolved_key_alias = alias;
       const target = providerTarget(provider, resolved.config, adapter, key.credentials, upstreamModel);
       const attempt = await this.attempts.attempt(call, resolved, target, info, state);
+      const tripping = watch && attempt.headers ? watch.observe(attempt.headers, key.id) : undefined;
+      const trip = tripping && (await tripping);
       if (!(attempt instanceof AttemptFailure)) {
         return {
-          ...attempt,
+          unary: attempt.unary,
+          stream: attempt.stream,
+          raw: attempt.raw,
           routing: routingSnapshot(info),
           retries: state.retries,
           upstreamLatencyMs: state.upstreamLatencyMs,
@@ -241,6 +279,13 @@ export class InferenceRouter {
       const { error, upstreamStatus: status } = attempt;
       const keyId = key.id;
       if (call.signal.aborted) return { error, fallback: false, keyId };
+      // The primary's circuit opened on this answer: no retry goes to it; the policy's fallback takes over.
+      if (trip?.divert) return { error, fallback: true, keyId, divert: trip.divert };
+      if (trip?.keyOpened) {
+        // That key's sub-circuit is open: the request's retries skip it like a dead key.
+        dead.add(trip.keyOpened);
+        if (keys.every((k) => dead.has(k.id))) return { error, fallback: true, keyId };
+      }
       const action = retryActionFor(status);
       if (action === 'fail') return { error, fallback: false, keyId };
       if (action === 'drop-key') {

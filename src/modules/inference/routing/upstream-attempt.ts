@@ -26,8 +26,13 @@ export class AttemptFailure {
     readonly error: GatewayException,
     readonly upstreamStatus: number,
     readonly hintMs?: number,
+    /** The provider's response headers, when it answered (circuit breakers read them). */
+    readonly headers?: OutboundResponse['headers'],
   ) {}
 }
+
+/** An answered attempt: the parsed answer or live stream, and the provider's response headers. */
+export type AttemptSuccess = Pick<RoutedResult, 'unary' | 'stream' | 'raw'> & { headers: OutboundResponse['headers'] };
 
 /** One call to a provider: translate, send, read and parse the answer, or classify the failure. */
 @Injectable()
@@ -44,7 +49,7 @@ export class UpstreamAttempts {
     target: ProviderTarget,
     info: RoutingInfo,
     state: RouteProgress,
-  ): Promise<Pick<RoutedResult, 'unary' | 'stream' | 'raw'> | AttemptFailure> {
+  ): Promise<AttemptSuccess | AttemptFailure> {
     const trace = call.trace;
     if (trace === undefined) return this.send(call, resolved, target, info, state);
     return this.traced(trace, call, resolved, target, info, state);
@@ -57,7 +62,7 @@ export class UpstreamAttempts {
     target: ProviderTarget,
     info: RoutingInfo,
     state: RouteProgress,
-  ): Promise<Pick<RoutedResult, 'unary' | 'stream' | 'raw'> | AttemptFailure> {
+  ): Promise<AttemptSuccess | AttemptFailure> {
     const span = startAttemptTrace(trace, call, target, info.key ?? '');
     try {
       const outcome = await this.send(call, resolved, target, info, state);
@@ -75,7 +80,7 @@ export class UpstreamAttempts {
     target: ProviderTarget,
     info: RoutingInfo,
     state: RouteProgress,
-  ): Promise<Pick<RoutedResult, 'unary' | 'stream' | 'raw'> | AttemptFailure> {
+  ): Promise<AttemptSuccess | AttemptFailure> {
     const { adapter, upstreamKind } = resolved;
     const body = copyWithout(resolved.source, GATEWAY_ONLY_FIELDS);
     body.model = target.model;
@@ -101,7 +106,8 @@ export class UpstreamAttempts {
         if (call.stream) {
           state.upstreamLatencyMs += performance.now() - started;
           const stream = { upstream, decoder: adapter.streamDecoder(upstreamKind, target) };
-          return captureRaw ? { stream, raw: { request: request.body } } : { stream };
+          const headers = upstream.headers;
+          return captureRaw ? { stream, raw: { request: request.body }, headers } : { stream, headers };
         }
         const bytes = await readBodyCapped(upstream.body, MAX_UNARY_BYTES, target.provider);
         state.upstreamLatencyMs += performance.now() - started;
@@ -118,13 +124,16 @@ export class UpstreamAttempts {
             `${target.provider} answered ${upstream.status} without a JSON object`,
             { reason: 'provider_server_error' },
           );
-          return new AttemptFailure(withRouting(error, info, call), 502);
+          return new AttemptFailure(withRouting(error, info, call), 502, undefined, upstream.headers);
         }
         const unary = adapter.parseResponse(upstreamKind, parsed as Json, target);
         if (unary.answeredModel && unary.answeredModel !== target.model) {
           info.server_side_fallback_model = unary.answeredModel;
         }
-        return captureRaw ? { unary, raw: { request: request.body, response: bytes.toString('utf8') } } : { unary };
+        const headers = upstream.headers;
+        return captureRaw
+          ? { unary, raw: { request: request.body, response: bytes.toString('utf8') }, headers }
+          : { unary, headers };
       }
       const text = (await readBodyCapped(upstream.body, MAX_ERROR_BYTES, target.provider)).toString('utf8');
       state.upstreamLatencyMs += performance.now() - started;
@@ -132,7 +141,7 @@ export class UpstreamAttempts {
       const extraFields = errorFields(info, call);
       if (captureRaw) Object.assign(extraFields, rawErrorFields(request.body, text));
       const relayed = providerException(error, { extraFields, headers: routingHeaders(info) });
-      return new AttemptFailure(relayed, upstream.status, error.retryAfterMs);
+      return new AttemptFailure(relayed, upstream.status, error.retryAfterMs, upstream.headers);
     } catch (err) {
       upstream.body.destroy();
       state.upstreamLatencyMs += performance.now() - started;
