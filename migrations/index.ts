@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { CircuitBreakerPolicies1795700000001 } from './1795700000001-CircuitBreakerPolicies.js';
 import { PricingOverrides1795641545922 } from './1795641545922-PricingOverrides.js';
 import { RoutingRules1795641391728 } from './1795641391728-RoutingRules.js';
 import { GovernanceObjects1795641172295 } from './1795641172295-GovernanceObjects.js';
@@ -26,4 +27,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   RoutingRules1795641391728,
   PricingOverrides1795641545922,
   RequestLogCoveringIndexes1795700000000,
+  CircuitBreakerPolicies1795700000001,
 ];

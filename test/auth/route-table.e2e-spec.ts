@@ -303,6 +303,22 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
     expect(actual).toEqual(expected);
   });
 
+  it('circuit breaker routes carry their permissions, so the checks above cover them', () => {
+    const expected: Record<string, string> = {
+      'GET /api/circuit-breaker/policies': 'CircuitBreaker:View',
+      'POST /api/circuit-breaker/policies': 'CircuitBreaker:Create',
+      'GET /api/circuit-breaker/policies/:name': 'CircuitBreaker:View',
+      'PUT /api/circuit-breaker/policies/:name': 'CircuitBreaker:Update',
+      'DELETE /api/circuit-breaker/policies/:name': 'CircuitBreaker:Delete',
+      'GET /api/circuit-breaker/state': 'CircuitBreaker:View',
+      'DELETE /api/circuit-breaker/state/:key': 'CircuitBreaker:Delete',
+    };
+    const actual = Object.fromEntries(
+      Object.keys(expected).map((k) => [k, permissionOf(routes.find((r) => key(r) === k)?.access)]),
+    );
+    expect(actual).toEqual(expected);
+  });
+
   it('the local admin bypasses permission checks', async () => {
     const management = routes.filter((r) => isManagement(r.path) && r.access?.kind === 'management');
     const problems = await eachRoute(

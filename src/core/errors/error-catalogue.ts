@@ -67,6 +67,8 @@ export const ERROR_CODES = {
   log_not_found: 404,
   routing_rule_not_found: 404,
   pricing_override_not_found: 404,
+  circuit_breaker_policy_not_found: 404,
+  circuit_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   already_exists: 409,

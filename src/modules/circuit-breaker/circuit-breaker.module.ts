@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProviderKeyIds } from '../governance/shared/provider-key-ids.js';
+import { CircuitBreakerController } from './circuit-breaker.controller.js';
 import { CircuitBreakerEngine } from './circuit-breaker.engine.js';
+import { CircuitBreakerService } from './circuit-breaker.service.js';
 import { CircuitBreakerPolicyEntity } from './entities/circuit-breaker-policy.entity.js';
 
 /**
@@ -10,8 +13,8 @@ import { CircuitBreakerPolicyEntity } from './entities/circuit-breaker-policy.en
  */
 @Module({
   imports: [TypeOrmModule.forFeature([CircuitBreakerPolicyEntity])],
-  controllers: [],
-  providers: [CircuitBreakerEngine],
+  controllers: [CircuitBreakerController],
+  providers: [CircuitBreakerEngine, CircuitBreakerService, ProviderKeyIds],
   exports: [CircuitBreakerEngine],
 })
 export class CircuitBreakerModule {}

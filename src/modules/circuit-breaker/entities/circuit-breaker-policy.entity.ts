@@ -47,7 +47,7 @@ export class CircuitBreakerPolicyEntity {
   enabled: boolean;
 
   /** Keys of the primary provider with sub-circuits of their own; empty: the policy watches the provider as a whole. */
-  @Column({ name: 'primary_key_ids', type: 'jsonb', default: () => "'[]'::jsonb" })
+  @Column({ name: 'primary_key_ids', type: 'jsonb', default: () => "'[]'" })
   primary_key_ids: string[];
 
   /** A Go duration string, kept as written (`30s`, `1m30s`). */
