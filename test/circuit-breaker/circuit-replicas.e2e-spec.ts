@@ -44,9 +44,9 @@ describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL || !existsSync(MAIN_JS))('
       ['anthropic', `${sim.url}/anthropic`],
     ] as const) {
       expect((await adminA.post('/api/providers', { provider, base_url: base })).status).toBe(201);
-      expect((await adminA.post(`/api/providers/${provider}/keys`, { name: provider, value: `sk-${provider}` })).status).toBe(
-        201,
-      );
+      expect(
+        (await adminA.post(`/api/providers/${provider}/keys`, { name: provider, value: `sk-${provider}` })).status,
+      ).toBe(201);
     }
     const created = await adminA.post('/api/governance/virtual-keys', { name: 'replicated' });
     expect(created.status, created.text).toBe(201);
@@ -89,7 +89,8 @@ describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL || !existsSync(MAIN_JS))('
     expect(provider(diverted)).toBe('anthropic');
     expect(diverted.headers.get('x-gateway-routing-info-is-fallback')).toBe('true');
     expect(sim.requests({ family: 'openai' })).toHaveLength(1);
-    for (const replica of [onA, onB]) expect(provider(await replica.post('/v1/chat/completions', chat))).toBe('anthropic');
+    for (const replica of [onA, onB])
+      expect(provider(await replica.post('/v1/chat/completions', chat))).toBe('anthropic');
     expect(sim.requests({ family: 'openai' })).toHaveLength(1);
 
     // Both replicas report the same circuit (Redis holds it).

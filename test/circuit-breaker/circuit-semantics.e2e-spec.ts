@@ -39,7 +39,10 @@ describe(`circuit breakers on the request path (${RUN_MODE})`, () => {
         primary_model: 'gpt-4o-mini',
         fallback_provider: 'anthropic',
         fallback_model: 'claude-3-5-haiku-latest',
-        condition: { operator: 'OR', signals: [{ source: 'response_header', header_name: 'x-overloaded', header_value: 'true' }] },
+        condition: {
+          operator: 'OR',
+          signals: [{ source: 'response_header', header_name: 'x-overloaded', header_value: 'true' }],
+        },
         ...body,
       }),
     );
@@ -99,7 +102,12 @@ describe(`circuit breakers on the request path (${RUN_MODE})`, () => {
     const id = last.headers.get('x-request-id')!;
     const primaryRow = await s.admin.get(`/api/logs/${id}`);
     expect(primaryRow.status, primaryRow.text).toBe(200);
-    expect(primaryRow.body).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', status: 'error', status_code: 503 });
+    expect(primaryRow.body).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      status: 'error',
+      status_code: 503,
+    });
     expect(primaryRow.body.error_details.error.code).toBe('circuit_open');
     expect(primaryRow.body.error_details.extra_fields.error_type).toBe('circuit_open');
     expect(primaryRow.body.error_details.extra_fields.circuit_breaker_policy).toBe('mini-overload');
@@ -107,7 +115,7 @@ describe(`circuit breakers on the request path (${RUN_MODE})`, () => {
     const child = all.body.logs.find((r: any) => r.parent_request_id === id);
     expect(child).toMatchObject({ provider: 'anthropic', status: 'success', fallback_index: 1 });
 
-    const metrics = (await s.gw.http.get('/metrics')).text;
+    const metrics = (await s.admin.get('/metrics')).text;
     expect(metrics).toMatch(/gateway_circuit_breaker_diverted_total\{policy="mini-overload"\} [4-9]/);
     expect(metrics).toMatch(/gateway_circuit_breaker_opened_total\{policy="mini-overload",circuit="main"\} 1/);
   });
@@ -153,17 +161,17 @@ describe(`circuit breakers on the request path (${RUN_MODE})`, () => {
       condition: {
         operator: 'AND',
         signals: [
-          { source: 'response_header', header_name: 'x-ratelimit-remaining-requests', header_value: '0' },
+          { source: 'response_header', header_name: 'x-capacity-remaining', header_value: '0' },
           { source: 'response_header', header_name: 'x-overloaded', header_value: 'true' },
         ],
       },
     });
-    signalOnce({ 'x-ratelimit-remaining-requests': '0' });
+    signalOnce({ 'x-capacity-remaining': '0' });
     await send();
     expect(await circuits()).toEqual({});
-    signalOnce({ 'x-ratelimit-remaining-requests': '0', 'x-overloaded': 'true' });
+    signalOnce({ 'x-capacity-remaining': '0', 'x-overloaded': 'true' });
     await send();
-    expect((await circuits())['mini-overload'].signal.header_name).toBe('x-ratelimit-remaining-requests');
+    expect((await circuits())['mini-overload'].signal.header_name).toBe('x-capacity-remaining');
   });
 
   it('the cooldown header (ms) wins over default_cooldown when valid', async () => {
@@ -242,7 +250,10 @@ describe(`circuit breakers on the request path (${RUN_MODE})`, () => {
 
   it('per-key sub-circuits: a tripped key is skipped; the main circuit opens when every listed key is open', async () => {
     await policy({ primary_key_ids: [keys['oa-1'], keys['oa-2']], default_cooldown: '20s' });
-    s.sim.scenario({ match: { family: 'openai', key: 'sk-oa-1' }, responses: [{ ok: true, headers: { 'x-overloaded': 'true' } }] });
+    s.sim.scenario({
+      match: { family: 'openai', key: 'sk-oa-1' },
+      responses: [{ ok: true, headers: { 'x-overloaded': 'true' } }],
+    });
     // Keys are picked by weight: send until oa-1 has answered once (and tripped).
     for (let i = 0; i < 40 && !Object.keys(await circuits()).length; i++) await send();
     expect(Object.keys(await circuits())).toEqual([`mini-overload${NUL}${keys['oa-1']}`]);
@@ -252,7 +263,10 @@ describe(`circuit breakers on the request path (${RUN_MODE})`, () => {
     const used = s.sim.requests({ family: 'openai' }).map((r) => r.headers.authorization);
     expect(new Set(used)).toEqual(new Set(['Bearer sk-oa-2']));
 
-    s.sim.scenario({ match: { family: 'openai', key: 'sk-oa-2' }, responses: [{ ok: true, headers: { 'x-overloaded': 'true' } }] });
+    s.sim.scenario({
+      match: { family: 'openai', key: 'sk-oa-2' },
+      responses: [{ ok: true, headers: { 'x-overloaded': 'true' } }],
+    });
     await send();
     const state = await circuits();
     expect(Object.keys(state).sort()).toEqual(
@@ -279,9 +293,14 @@ describe(`circuit breakers on the request path (${RUN_MODE})`, () => {
       primary_key_ids: [keys['oa-1'], keys['oa-2']],
       condition: { signals: [{ source: 'response_header', header_name: 'x-o' }] },
     });
-    s.sim.scenario({ match: { family: 'openai', key: 'sk-oa-1' }, responses: [{ ok: true, headers: { 'x-o': 'true' } }] });
+    s.sim.scenario({
+      match: { family: 'openai', key: 'sk-oa-1' },
+      responses: [{ ok: true, headers: { 'x-o': 'true' } }],
+    });
     const pinned = (extra: Record<string, string> = {}) =>
-      s.inference.post('/v1/chat/completions', chat(), { headers: { 'x-gateway-api-key-id': keys['oa-1']!, ...extra } });
+      s.inference.post('/v1/chat/completions', chat(), {
+        headers: { 'x-gateway-api-key-id': keys['oa-1']!, ...extra },
+      });
     expect(servedBy(await pinned())).toBe('openai');
     const res = await pinned();
     expect(res.status, res.text).toBe(200);
@@ -326,5 +345,44 @@ describe(`circuit breakers on the request path (${RUN_MODE})`, () => {
     });
     expect(changed.status, changed.text).toBe(200);
     expect(servedBy(await send())).toBe('gemini');
+  });
+
+  it('a replace keeps the circuits unless it changes the primary, its keys, or disables the policy', async () => {
+    const base = {
+      primary_provider: 'openai',
+      primary_model: 'gpt-4o-mini',
+      fallback_provider: 'anthropic',
+      fallback_model: 'claude-3-5-haiku-latest',
+      condition: { signals: [{ source: 'response_header', header_name: 'x-overloaded' }] },
+    };
+    await policy({});
+    const trip = async () => {
+      signalOnce({ 'x-overloaded': 'true' });
+      await send();
+      expect(Object.keys(await circuits())).toEqual(['mini-overload']);
+    };
+    await trip();
+    expect(
+      (
+        await s.admin.put(`${POLICIES}/mini-overload`, {
+          ...base,
+          fallback_model: 'claude-3-7-sonnet-latest',
+          default_cooldown: '1m',
+        })
+      ).status,
+    ).toBe(200);
+    expect(Object.keys(await circuits())).toEqual(['mini-overload']);
+    for (const change of [{ primary_model: 'gpt-4o' }, { primary_key_ids: [keys['oa-1']] }, { enabled: false }]) {
+      expect((await s.admin.put(`${POLICIES}/mini-overload`, base)).status).toBe(200);
+      await trip();
+      const res = await s.admin.put(`${POLICIES}/mini-overload`, { ...base, ...change });
+      expect(res.status, res.text).toBe(200);
+      expect(await circuits(), JSON.stringify(change)).toEqual({});
+    }
+    // A refused write changes nothing.
+    expect((await s.admin.put(`${POLICIES}/mini-overload`, base)).status).toBe(200);
+    await trip();
+    expect((await s.admin.put(`${POLICIES}/mini-overload`, { ...base, primary_model: '' })).status).toBe(400);
+    expect(Object.keys(await circuits())).toEqual(['mini-overload']);
   });
 });

@@ -84,6 +84,8 @@ export class CircuitBreakerEngine implements OnApplicationBootstrap, OnModuleDes
   private readonly mirror = new Map<string, OpenCircuit>();
   /** Main circuits whose probe is in flight on this replica. */
   private readonly probing = new Set<string>();
+  /** Circuits opened or closed here while Redis did not take it: written at the next successful resync. */
+  private readonly unsynced = new Map<string, 'open' | 'close'>();
   private readonly unsubscribe: () => void;
   private resyncTimer?: NodeJS.Timeout;
   private readonly opened: Counter<'policy' | 'circuit'>;
@@ -191,6 +193,7 @@ export class CircuitBreakerEngine implements OnApplicationBootstrap, OnModuleDes
       await this.bounded(this.store.deleteRecords([key]));
     } catch (err) {
       this.warnLocal('close', err);
+      this.unsynced.set(key, 'close');
     }
     await this.tell({ close: [key] });
     return existed;
@@ -205,6 +208,7 @@ export class CircuitBreakerEngine implements OnApplicationBootstrap, OnModuleDes
       await this.bounded(this.store.deleteRecords([...keys]));
     } catch (err) {
       this.warnLocal('close', err);
+      for (const key of keys) this.unsynced.set(key, 'close');
     }
     if (keys.size > 0) await this.tell({ close: [...keys] });
   }
@@ -302,8 +306,10 @@ export class CircuitBreakerEngine implements OnApplicationBootstrap, OnModuleDes
     const ttlMs = Math.max(1, Math.ceil(circuit.expiresAt - circuit.openedAt));
     try {
       await this.bounded(this.store.putRecord(key, JSON.stringify(circuit), ttlMs));
+      this.unsynced.delete(key);
     } catch (err) {
       this.warnLocal('open', err);
+      this.unsynced.set(key, 'open');
     }
     await this.tell({ open: key, circuit });
   }
@@ -348,11 +354,15 @@ export class CircuitBreakerEngine implements OnApplicationBootstrap, OnModuleDes
     }
   }
 
-  /** Makes the mirror Redis's open circuits (expired ones awaiting their probe stay). */
+  /**
+   * Makes the mirror Redis's open circuits (expired ones awaiting their probe stay), after writing what this replica
+   * opened or closed while Redis was away.
+   */
   private async resync(): Promise<void> {
     const startedAt = this.clock.now();
     let stored: Map<string, OpenCircuit>;
     try {
+      await this.writeUnsynced();
       stored = parseRecords(await this.bounded(this.store.records('')));
     } catch (err) {
       this.warnLocal('read', err);
@@ -366,6 +376,19 @@ export class CircuitBreakerEngine implements OnApplicationBootstrap, OnModuleDes
     for (const [key, circuit] of stored) {
       const local = this.mirror.get(key);
       if (local === undefined || local.openedAt <= circuit.openedAt) this.mirror.set(key, circuit);
+    }
+  }
+
+  private async writeUnsynced(): Promise<void> {
+    for (const [key, change] of [...this.unsynced]) {
+      const circuit = this.mirror.get(key);
+      const ttlMs = circuit ? Math.ceil(circuit.expiresAt - this.clock.now()) : 0;
+      if (change === 'open' && circuit && ttlMs > 0) {
+        await this.bounded(this.store.putRecord(key, JSON.stringify(circuit), ttlMs));
+      } else if (change === 'close') {
+        await this.bounded(this.store.deleteRecords([key]));
+      }
+      this.unsynced.delete(key);
     }
   }
 

@@ -26,7 +26,10 @@ type Headers = Record<string, string | string[] | undefined>;
  * The signal that satisfies the condition (the first matching one, as reported in the circuit's state), or undefined.
  * `header_value` matches exactly and `header_contains` as a substring, both case-insensitive; neither: presence.
  */
-export function matchSignals(policy: CompiledPolicy, headers: Headers): { headerName: string; headerValue: string } | undefined {
+export function matchSignals(
+  policy: CompiledPolicy,
+  headers: Headers,
+): { headerName: string; headerValue: string } | undefined {
   let first: { headerName: string; headerValue: string } | undefined;
   for (const signal of policy.signals) {
     const raw = headers[signal.name];

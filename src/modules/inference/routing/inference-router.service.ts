@@ -116,7 +116,8 @@ export class InferenceRouter {
         }
         if (breaker) {
           watch = breaker.watch;
-          if (watch.excluded.size > 0) resolved = { ...resolved, keys: resolved.keys.filter((k) => !watch!.excluded.has(k.id)) };
+          if (watch.excluded.size > 0)
+            resolved = { ...resolved, keys: resolved.keys.filter((k) => !watch!.excluded.has(k.id)) };
         }
         if (governed) ({ resolved, admission } = await this.govern(call, governed, resolved));
       } catch (err) {
