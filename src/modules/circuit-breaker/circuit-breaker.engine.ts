@@ -49,10 +49,16 @@ export interface OpenCircuit {
   headerValue: string;
 }
 
+/** The policies watching one primary (name order), and the admission every request gets while nothing is open. */
+interface WatchedPrimary {
+  policies: readonly CompiledPolicy[];
+  idle: CircuitAdmission;
+}
+
 /** The enabled policies, compiled for the request path. */
 interface PolicySet {
-  /** By `<provider>/<model>` of the primary; several policies may watch one primary (name order). */
-  byPrimary: ReadonlyMap<string, readonly CompiledPolicy[]>;
+  /** By `<provider>/<model>` of the primary. */
+  byPrimary: ReadonlyMap<string, WatchedPrimary>;
 }
 
 /** What the breakers decide for one model of a request's fallback chain. */
@@ -219,8 +225,11 @@ export class CircuitBreakerEngine implements OnApplicationBootstrap, OnModuleDes
     model: string,
     keys: ReadonlyArray<{ id: string }>,
   ): CircuitAdmission | undefined {
-    const policies = set.byPrimary.get(`${provider}/${model}`);
-    if (policies === undefined) return undefined;
+    const watched = set.byPrimary.get(`${provider}/${model}`);
+    if (watched === undefined) return undefined;
+    // Nothing open (nor awaiting its probe) on this replica: the shared watch, no allocation.
+    if (this.mirror.size === 0) return watched.idle;
+    const policies = watched.policies;
     const now = this.clock.now();
     const watch = new CircuitWatch(this, policies);
     for (const policy of policies) {
@@ -400,10 +409,10 @@ export class CircuitBreakerEngine implements OnApplicationBootstrap, OnModuleDes
   private async build(): Promise<PolicySet> {
     const rows = await this.dataSource.getRepository(CircuitBreakerPolicyEntity).find({ where: { enabled: true } });
     rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const byPrimary = new Map<string, CompiledPolicy[]>();
+    const lists = new Map<string, CompiledPolicy[]>();
     for (const row of rows) {
       const key = `${row.primary_provider}/${row.primary_model}`;
-      const list = byPrimary.get(key) ?? [];
+      const list = lists.get(key) ?? [];
       list.push({
         name: row.name,
         primary: { provider: row.primary_provider, model: row.primary_model },
@@ -418,7 +427,11 @@ export class CircuitBreakerEngine implements OnApplicationBootstrap, OnModuleDes
         cooldownHeader: row.cooldown_header?.toLowerCase() ?? undefined,
         keyIds: row.primary_key_ids,
       });
-      byPrimary.set(key, list);
+      lists.set(key, list);
+    }
+    const byPrimary = new Map<string, WatchedPrimary>();
+    for (const [key, policies] of lists) {
+      byPrimary.set(key, { policies, idle: { kind: 'watch', watch: new CircuitWatch(this, policies) } });
     }
     return { byPrimary };
   }

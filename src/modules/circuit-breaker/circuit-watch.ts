@@ -49,7 +49,8 @@ export function matchSignals(
 
 /**
  * The breakers' view of one model of one request: the keys to skip (open sub-circuits), the probes it holds, and the
- * policies that read the primary's response headers.
+ * policies that read the primary's response headers. While no circuit is open anywhere, one watch per primary serves
+ * every request (its set and list stay empty), so a watched request allocates nothing.
  */
 export class CircuitWatch {
   /** Key ids whose sub-circuit is open: key selection skips them. */
@@ -77,10 +78,7 @@ export class CircuitWatch {
     return Promise.all(trips).then((all) => {
       const trip: CircuitTrip = {};
       for (const t of all) {
-        if (t.keyOpened) {
-          trip.keyOpened = t.keyOpened;
-          this.excluded.add(t.keyOpened);
-        }
+        trip.keyOpened ??= t.keyOpened;
         trip.divert ??= t.divert;
       }
       return trip;
