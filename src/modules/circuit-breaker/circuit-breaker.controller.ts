@@ -17,7 +17,7 @@ import { ApiErrorResponses } from '../../core/errors/api-errors.decorator.js';
 import { GatewayException } from '../../core/errors/gateway.exception.js';
 import { AllowNulInPathParams } from '../../core/http/nul-check.js';
 import { MessageResponseDto } from '../../core/http/message-response.dto.js';
-import { CircuitBreakerEngine } from './circuit-breaker.engine.js';
+import { CircuitStates } from './circuit-states.js';
 import { CircuitBreakerService } from './circuit-breaker.service.js';
 import {
   CircuitBreakerPolicyDto,
@@ -54,7 +54,7 @@ export const CircuitKey = createParamDecorator((_data: unknown, ctx: ExecutionCo
 export class CircuitBreakerController {
   constructor(
     private readonly policies: CircuitBreakerService,
-    private readonly engine: CircuitBreakerEngine,
+    private readonly states: CircuitStates,
   ) {}
 
   @Get('policies')
@@ -132,7 +132,7 @@ export class CircuitBreakerController {
   @ApiOkResponse({ type: CircuitStateDto })
   @ApiErrorResponses(404)
   async state(): Promise<CircuitStateDto> {
-    return { circuits: await this.engine.openCircuits() };
+    return { circuits: await this.states.list() };
   }
 
   @Delete('state/:key')
@@ -148,7 +148,7 @@ export class CircuitBreakerController {
   @ApiOkResponse({ type: MessageResponseDto })
   @ApiErrorResponses(404)
   async close(@CircuitKey() key: string): Promise<MessageResponseDto> {
-    if (!(await this.engine.close(key))) {
+    if (!(await this.states.close(key))) {
       throw GatewayException.notFound('circuit', `No open circuit with key ${JSON.stringify(key)}`);
     }
     return { message: 'Circuit closed' };

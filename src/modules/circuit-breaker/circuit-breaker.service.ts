@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../core/persistence/db-errors.js';
 import { ProviderKeyIds } from '../governance/shared/provider-key-ids.js';
 import { ProviderKeyEntity } from '../inference/catalog/entities/provider-key.entity.js';
 import { CircuitBreakerEngine } from './circuit-breaker.engine.js';
+import { CircuitStates } from './circuit-states.js';
 import type {
   CircuitBreakerPolicyDto,
   CircuitConditionInputDto,
@@ -36,6 +37,7 @@ export class CircuitBreakerService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly engine: CircuitBreakerEngine,
+    private readonly states: CircuitStates,
     private readonly keyIds: ProviderKeyIds,
   ) {}
 
@@ -101,7 +103,7 @@ export class CircuitBreakerService {
       before.primary_provider !== fields.primary_provider ||
       before.primary_model !== fields.primary_model ||
       !sameIds(before.primary_key_ids ?? [], fields.primary_key_ids);
-    if (primaryChanged || !fields.enabled) await this.engine.discard(name);
+    if (primaryChanged || !fields.enabled) await this.states.discard(name);
     return this.get(name);
   }
 
@@ -111,7 +113,7 @@ export class CircuitBreakerService {
       throw GatewayException.notFound('circuit_breaker_policy', `Circuit breaker policy ${name} not found`);
     }
     await this.engine.policiesChanged();
-    await this.engine.discard(name);
+    await this.states.discard(name);
   }
 
   /** The fields as stored, with their defaults; what the DTO cannot check alone is checked here (before any write). */

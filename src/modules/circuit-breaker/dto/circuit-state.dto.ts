@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
-import type { OpenCircuitView } from '../circuit-breaker.engine.js';
+import type { OpenCircuitView } from '../circuit-states.js';
 
 @ApiSchema({ name: 'CircuitBreakerTripSignal' })
 export class CircuitTripSignalDto {
