@@ -17,6 +17,7 @@ import { MaintenanceModule } from './core/maintenance/maintenance.module.js';
 import { SecretsModule } from './core/secrets/secrets.module.js';
 import { AgentsModule } from './modules/agents/agents.module.js';
 import { InferenceModule } from './modules/inference/inference.module.js';
+import { McpModule } from './modules/mcp/mcp.module.js';
 
 export interface AppModuleOptions {
   config: GatewayConfig;
@@ -53,6 +54,7 @@ export class AppModule {
         AuditModule,
         AgentsModule,
         InferenceModule,
+        McpModule,
         ...(options.extraModules ?? []),
       ],
     };

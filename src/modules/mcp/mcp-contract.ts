@@ -1,0 +1,143 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * The seams of the MCP module (issue 13). Three parts meet here:
+ * - `clients/` keeps the MCP client registrations, their live connections and tool lists (implements
+ *   `McpToolCatalog` and `McpToolTransport`);
+ * - `logs/` stores one tool log row per call (implements `McpToolLogWriter`) and serves `/api/mcp-logs`;
+ * - `tools/` executes calls for a virtual key (`McpToolExecutor`: allow-list, transport, log, cost) for
+ *   `/v1/mcp/tool/execute`, agent mode in chat and responses, and the gateway's own `/mcp` server.
+ * Every part injects the abstract classes below, never another part's concrete classes.
+ */
+
+/** Separates a client's name from its tool's in the names models and `/mcp` callers see: `<client>-<tool>`. */
+export const TOOL_NAME_SEPARATOR = '-';
+
+/** A client name: ASCII letters, digits and `_`, no leading digit (so the first `-` of a tool name ends it). */
+export const MCP_CLIENT_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function exposedToolName(clientName: string, toolName: string): string {
+  return `${clientName}${TOOL_NAME_SEPARATOR}${toolName}`;
+}
+
+/** `<client>-<tool>` split at the first `-`; undefined when there is none. */
+export function splitToolName(name: string): { client: string; tool: string } | undefined {
+  const at = name.indexOf(TOOL_NAME_SEPARATOR);
+  if (at <= 0 || at === name.length - 1) return undefined;
+  return { client: name.slice(0, at), tool: name.slice(at + 1) };
+}
+
+/** A tool as its MCP server lists it. */
+export interface McpToolDefinition {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** A tool a virtual key may use, as models and `/mcp` callers see it. */
+export interface ExposedTool {
+  /** `<client name>-<tool name>`. */
+  name: string;
+  clientId: string;
+  clientName: string;
+  tool: McpToolDefinition;
+  /** In the client's `tools_to_auto_execute`: agent mode runs it without the caller. */
+  autoExecute: boolean;
+  /** The client's `tool_pricing` for this tool in USD (0 without a price), charged on success. */
+  costUsd: number;
+  /** The client's `tool_execution_timeout` in ms (default 30 s). */
+  timeoutMs: number;
+}
+
+/** Who is calling: the virtual key the request was authenticated with, if any. */
+export interface McpCaller {
+  virtualKey?: { id: string; name: string };
+}
+
+/**
+ * Which tools a caller may use, from memory (rebuilt when a client, its grants or its tool list change; never a
+ * database read per call). Rule: a client serves a virtual key when it is not disabled, is `connected`, and either
+ * `allow_on_all_virtual_keys` or a `vk_configs` entry names the key; the tools are the client's `tools_to_execute`
+ * (`["*"]` all it lists, `[]` none), narrowed by the entry's own `tools_to_execute` when it has one. Without a virtual
+ * key only `allow_on_all_virtual_keys` clients serve. Sorted by `name`.
+ */
+export abstract class McpToolCatalog {
+  abstract toolsFor(caller: McpCaller): readonly ExposedTool[] | Promise<readonly ExposedTool[]>;
+}
+
+/** Calls a tool on its server over the client's kept connection. */
+export abstract class McpToolTransport {
+  /**
+   * The server's CallToolResult (an `isError: true` result is returned, not thrown). Throws on transport, JSON-RPC
+   * and timeout failures (an `McpCallError` when the cause is known).
+   */
+  abstract callTool(
+    clientId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<CallToolResult>;
+}
+
+/** Why a call failed before any result: the tool log's `error_details` is built from it. */
+export class McpCallError extends Error {
+  constructor(
+    readonly kind: 'transport' | 'jsonrpc' | 'timeout' | 'disconnected',
+    message: string,
+    readonly code?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The first write of a call's log row (`status: processing`). */
+export interface McpToolLogStart {
+  id: string;
+  timestamp: Date;
+  /** The exposed name (`<client>-<tool>`). */
+  tool_name: string;
+  /** The client's name. */
+  server_label: string;
+  virtual_key_id?: string;
+  virtual_key_name?: string;
+  /** The inference request that asked for the call (agent mode), when there is one. */
+  llm_request_id?: string;
+  arguments: Record<string, unknown>;
+  metadata?: Record<string, string>;
+}
+
+/** How a call ended. `error_details` is a GatewayError body. */
+export interface McpToolLogEnd {
+  status: 'success' | 'error';
+  latency: number;
+  result?: unknown;
+  error_details?: Record<string, unknown>;
+  /** On success only: the tool's price. */
+  cost?: number;
+}
+
+/** Writes tool log rows off the request path (the core's batched writer; never awaited by a call). */
+export abstract class McpToolLogWriter {
+  abstract started(entry: McpToolLogStart): void;
+  abstract finished(id: string, end: McpToolLogEnd): void;
+}
+
+/** One tool call asked for by a caller. */
+export interface McpToolCall extends McpCaller {
+  /** The exposed name (`<client>-<tool>`). */
+  name: string;
+  arguments: Record<string, unknown>;
+  llmRequestId?: string;
+  metadata?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Executes one call for a caller: 403 `model_blocked` with reason `policy_tool_blocked` when the tool is not in the
+ * caller's allow-list (or does not exist), else calls it, logs it (`processing`, then `success` or `error`), charges
+ * its price to the virtual key's budgets on success, and resolves to the CallToolResult (a failure is turned into an
+ * `isError: true` result with the reason as text, so a model can read it).
+ */
+export abstract class McpToolExecutor {
+  abstract execute(call: McpToolCall): Promise<{ logId: string; result: CallToolResult; tool: ExposedTool }>;
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { McpClientsModule } from './clients/mcp-clients.module.js';
+import { McpLogsModule } from './logs/mcp-logs.module.js';
+import { McpToolsModule } from './tools/mcp-tools.module.js';
+
+/** The MCP gateway (issue 13): clients, tool logs, and tool calls; the seams between them are in `mcp-contract.ts`. */
+@Module({
+  imports: [McpClientsModule, McpLogsModule, McpToolsModule],
+  exports: [McpToolsModule],
+})
+export class McpModule {}
