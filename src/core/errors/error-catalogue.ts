@@ -46,6 +46,7 @@ export const ERROR_CODES = {
   setup_token_invalid: 403,
   virtual_key_blocked: 403,
   model_blocked: 403,
+  tool_blocked: 403,
   dashboard_auth_disabled: 403,
   route_not_found: 404,
   enterprise_only: 404,

@@ -206,6 +206,26 @@ export class GovernanceEnforcer {
     return new Admission(headers, result.reservationId, store, entries, settle);
   }
 
+  /**
+   * Charges a cost made outside a provider call (an MCP tool's price) to every budget of the key, its team and its
+   * customers, after the fact: nothing is refused (the call has happened), and the next request sees the usage.
+   * Settled in the background like a commit; a failure is logged.
+   */
+  charge(virtualKeyId: string, costUsd: number): void {
+    if (!(costUsd > 0)) return;
+    const charging = (async () => {
+      const current = this.policies.snapshot();
+      const snapshot = current instanceof Promise ? await current : current;
+      const policy = snapshot.virtualKey(virtualKeyId);
+      if (!policy) return;
+      const budgets = [policy.level, ...(policy.team ? [policy.team] : []), ...policy.customers].flatMap(
+        (level) => level.budgets,
+      );
+      await Promise.all(budgets.map((b) => this.counters.increment(budgetCounterKey(b.id), costUsd, b.window)));
+    })();
+    this.settle(charging, 'charge');
+  }
+
   /** One counter as it stands (the quota endpoint), bounded like every counter call; 503 in the `closed` mode. */
   async read(key: string, window: CounterWindow): Promise<CounterState> {
     try {
