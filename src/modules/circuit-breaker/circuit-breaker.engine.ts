@@ -117,28 +117,30 @@ export class CircuitBreakerEngine implements OnApplicationBootstrap, OnModuleDes
     if (this.states.empty) return watched.idle;
     const policies = watched.policies;
     const now = this.clock.now();
-    const watch = new CircuitWatch(this, policies);
+    // A watch of this request's own only when it holds a probe or skips keys; else the shared one.
+    let watch: CircuitWatch | undefined;
     for (const policy of policies) {
       const main = this.states.get(policy.name);
       if (main !== undefined) {
         if (main.expiresAt > now || this.probing.has(policy.name)) {
-          watch.release();
+          watch?.release();
           return this.divert(policy, `Circuit '${policy.name}' is open`);
         }
         // Expired: this request is the probe; concurrent ones go to the fallback until it is answered.
         this.probing.add(policy.name);
-        watch.probes.push(policy.name);
+        (watch ??= new CircuitWatch(this, policies)).probes.push(policy.name);
       }
       for (const keyId of policy.keyIds) {
         const sub = this.states.get(policy.name + SUB_CIRCUIT_SEPARATOR + keyId);
-        if (sub !== undefined && sub.expiresAt > now) watch.excluded.add(keyId);
+        if (sub !== undefined && sub.expiresAt > now) (watch ??= new CircuitWatch(this, policies)).excluded.add(keyId);
       }
-      if (watch.excluded.size > 0 && keys.every((k) => watch.excluded.has(k.id))) {
-        watch.release();
+      const excluded = watch?.excluded;
+      if (excluded !== undefined && excluded.size > 0 && keys.every((k) => excluded.has(k.id))) {
+        watch!.release();
         return this.divert(policy, `Every key of circuit '${policy.name}' that may serve the request is open`);
       }
     }
-    return { kind: 'watch', watch };
+    return watch === undefined ? watched.idle : { kind: 'watch', watch };
   }
 
   private divert(policy: CompiledPolicy, message: string): CircuitAdmission {
