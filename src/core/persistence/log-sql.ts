@@ -24,6 +24,18 @@ export class SqlWhere {
     this.parts.push(sql);
   }
 
+  /** `column = ANY(values)` when there are values; `partial` adds `IS NOT NULL` so a partial index serves it. */
+  inList(column: string, values: readonly string[] | undefined, partial = false): void {
+    if (!values?.length) return;
+    this.add((p) => `${column} = ANY(${p}::varchar[])${partial ? ` AND ${column} IS NOT NULL` : ''}`, values);
+  }
+
+  /** `column >= min` and `column <= max`, each when given. */
+  between(column: string, min: unknown, max: unknown): void {
+    if (min !== undefined && min !== null) this.add((p) => `${column} >= ${p}`, min);
+    if (max !== undefined && max !== null) this.add((p) => `${column} <= ${p}`, max);
+  }
+
   param(value: unknown): string {
     this.params.push(value);
     return `$${this.params.length}`;

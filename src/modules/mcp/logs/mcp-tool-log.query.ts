@@ -62,16 +62,10 @@ const MAX_FILTER_VALUES = 1000;
 
 function whereOf(f: McpLogFilters): SqlWhere {
   const w = new SqlWhere();
-  for (const [key, column] of LIST_FILTERS) {
-    const values = f[key] as string[] | undefined;
-    if (!values?.length) continue;
-    const notNull = PARTIAL_COLUMNS.has(column) ? ` AND ${column} IS NOT NULL` : '';
-    w.add((p) => `${column} = ANY(${p}::varchar[])${notNull}`, values);
-  }
-  if (f.start_time) w.add((p) => `timestamp >= ${p}`, f.start_time);
-  if (f.end_time) w.add((p) => `timestamp <= ${p}`, f.end_time);
-  if (f.min_latency !== undefined) w.add((p) => `latency >= ${p}`, f.min_latency);
-  if (f.max_latency !== undefined) w.add((p) => `latency <= ${p}`, f.max_latency);
+  for (const [key, column] of LIST_FILTERS)
+    w.inList(column, f[key] as string[] | undefined, PARTIAL_COLUMNS.has(column));
+  w.between('timestamp', f.start_time, f.end_time);
+  w.between('latency', f.min_latency, f.max_latency);
   if (f.content_search) w.add((p) => `${SEARCH_EXPRESSION} ILIKE ${p} ESCAPE '\\'`, likePattern(f.content_search));
   return w;
 }
