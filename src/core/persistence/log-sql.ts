@@ -109,3 +109,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(id: string): boolean {
   return UUID.test(id);
 }
+
+/** A numeric column as the drivers return it (numbers, or text for bigint and numeric): a number, 0 for NULL. */
+export const sqlNumber = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+
+/** A numeric column as a number, NULL kept. */
+export const sqlOptionalNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));

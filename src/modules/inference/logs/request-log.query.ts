@@ -10,6 +10,8 @@ import {
   isUuid,
   latestNames,
   likePattern,
+  sqlNumber,
+  sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
 import type { LogSortField } from './dto/logs-query.dto.js';
 import type { RequestLogContentEntity } from './entities/request-log-content.entity.js';
@@ -104,8 +106,8 @@ function whereOf(f: LogFilters): SqlWhere {
   return w;
 }
 
-const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
-const optionalNum = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const num = sqlNumber;
+const optionalNum = sqlOptionalNumber;
 
 /**
  * Reads request logs with SQL built for the indexes of `request_logs` (one per filter and sort). Every read flushes

@@ -9,6 +9,8 @@ import {
   histogramBuckets,
   latestNames,
   likePattern,
+  sqlNumber,
+  sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
 import type { McpLogSortField } from './dto/mcp-logs-query.dto.js';
 import type { McpLogStatus, McpToolLogEntity } from './entities/mcp-tool-log.entity.js';
@@ -70,8 +72,8 @@ function whereOf(f: McpLogFilters): SqlWhere {
   return w;
 }
 
-const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
-const optionalNum = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const num = sqlNumber;
+const optionalNum = sqlOptionalNumber;
 
 /** Reads tool logs with SQL built for the indexes of `mcp_tool_logs`; every read flushes the writer first. */
 @Injectable()
