@@ -142,6 +142,18 @@ export class InferenceConfig {
   routing_chain_max_depth = 10;
 }
 
+/** The MCP gateway (docs/mcp.md). */
+export class McpConfig {
+  /**
+   * Agent mode: most model rounds whose auto-executable tool calls the gateway runs itself for one non-streaming
+   * chat or responses request; the answer of the last round is returned as is.
+   */
+  @Max(100)
+  @Min(1)
+  @IsInt()
+  max_agent_depth = 10;
+}
+
 export const REDIS_FAILURE_MODES = ['closed', 'open'] as const;
 export type RedisFailureMode = (typeof REDIS_FAILURE_MODES)[number];
 
@@ -261,6 +273,10 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => InferenceConfig)
   inference: InferenceConfig = new InferenceConfig();
+
+  @ValidateNested()
+  @Type(() => McpConfig)
+  mcp: McpConfig = new McpConfig();
 
   @ValidateNested()
   @Type(() => GovernanceConfig)

@@ -7,11 +7,9 @@ import { GatewayToolExecutor } from './mcp-tool-executor.js';
 
 /** Tool calls for virtual keys (McpToolExecutor), /v1/mcp/tool/execute and the gateway's own /mcp server. */
 @Module({
-  imports: [],
+  imports: [GovernanceModule, McpClientsModule, McpLogsModule],
   controllers: [],
-  // Wired once the clients and logs parts provide their halves of the contract:
-  // providers: [GatewayToolExecutor, { provide: McpToolExecutor, useExisting: GatewayToolExecutor }],
-  providers: [],
-  exports: [],
+  providers: [GatewayToolExecutor, { provide: McpToolExecutor, useExisting: GatewayToolExecutor }],
+  exports: [McpToolExecutor, McpClientsModule],
 })
 export class McpToolsModule {}
