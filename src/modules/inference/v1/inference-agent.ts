@@ -161,7 +161,11 @@ export class InferenceAgent {
           logId: randomUUID(),
           startedAt: Date.now(),
           startedPerf: performance.now(),
-          metadata: { ...origin.metadata, mcp_agent_request_id: agent.agentRequestId, mcp_agent_round: `${agent.round}` },
+          metadata: {
+            ...origin.metadata,
+            mcp_agent_request_id: agent.agentRequestId,
+            mcp_agent_round: `${agent.round}`,
+          },
         }
       : undefined;
     return {
