@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HttpClient, HttpResult } from '../helpers/http.js';
 import { created, seen, sseMessages } from '../inference/inference-kit.js';
-import { createKey, settledQuota, startGovernedStack, type GovernedKey, type GovernedStack } from '../governance/limits-kit.js';
+import {
+  createKey,
+  settledQuota,
+  startGovernedStack,
+  type GovernedKey,
+  type GovernedStack,
+} from '../governance/limits-kit.js';
 import { startHttpPeer } from './mcp-peers.js';
 
 /**
