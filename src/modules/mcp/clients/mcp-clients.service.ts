@@ -7,7 +7,12 @@ import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { sealForwardableHeaders, UNFORWARDABLE_HEADERS } from '../../../core/outbound/forwardable-headers.js';
-import { ENV_NAME_PATTERN, SecretInputError, type SecretInput, type StoredSecret } from '../../../core/secrets/secret-value.js';
+import {
+  ENV_NAME_PATTERN,
+  SecretInputError,
+  type SecretInput,
+  type StoredSecret,
+} from '../../../core/secrets/secret-value.js';
 import { SecretsService } from '../../../core/secrets/secrets.service.js';
 import { VirtualKeysService } from '../../governance/virtual-keys/virtual-keys.service.js';
 import {
@@ -135,9 +140,14 @@ export class McpClientsService {
       if (!connection) throw new Error('no connection');
       count = await connection.refreshTools();
     } catch (err) {
-      throw new GatewayException(502, 'upstream_error', `MCP client ${entity.name}: tools could not be listed: ${(err as Error).message}`, {
-        reason: 'provider_connection_failed',
-      });
+      throw new GatewayException(
+        502,
+        'upstream_error',
+        `MCP client ${entity.name}: tools could not be listed: ${(err as Error).message}`,
+        {
+          reason: 'provider_connection_failed',
+        },
+      );
     }
     await this.registry.publish('refresh', entity.id);
     return count;
@@ -212,7 +222,13 @@ export class McpClientsService {
       const refusal = urlRefusal(connectionString, this.config.outbound);
       if (refusal) throw invalid('connection_string', `cannot be reached: ${refusal}`);
       headers = dto.headers
-        ? sealForwardableHeaders(dto.headers, previous?.headers, 'headers', (v, p, param) => this.seal(v, p, param), UNFORWARDABLE_HEADERS)
+        ? sealForwardableHeaders(
+            dto.headers,
+            previous?.headers,
+            'headers',
+            (v, p, param) => this.seal(v, p, param),
+            UNFORWARDABLE_HEADERS,
+          )
         : (previous?.headers ?? {});
     }
 
@@ -252,10 +268,14 @@ export class McpClientsService {
     });
   }
 
-  private sealStdio(input: NonNullable<CreateMcpClientDto['stdio_config']>, previous: StoredStdioConfig | null): StoredStdioConfig {
+  private sealStdio(
+    input: NonNullable<CreateMcpClientDto['stdio_config']>,
+    previous: StoredStdioConfig | null,
+  ): StoredStdioConfig {
     const envs: Record<string, StoredSecret> = {};
     for (const [name, value] of Object.entries(input.envs ?? {})) {
-      if (!ENV_NAME_PATTERN.test(name)) throw invalid(`stdio_config.envs.${name}`, 'is not a valid environment variable name');
+      if (!ENV_NAME_PATTERN.test(name))
+        throw invalid(`stdio_config.envs.${name}`, 'is not a valid environment variable name');
       envs[name] = this.seal(value, previous?.envs[name], `stdio_config.envs.${name}`);
     }
     return { command: input.command, args: input.args ?? [], envs };
@@ -273,10 +293,14 @@ export class McpClientsService {
   private async checkVkConfigs(configs: StoredVkConfig[]): Promise<StoredVkConfig[]> {
     const seen = new Set<string>();
     const out = configs.map((c, i) => {
-      if (seen.has(c.virtual_key_id)) throw invalid(`vk_configs[${i}].virtual_key_id`, `is a duplicate of ${c.virtual_key_id}`);
+      if (seen.has(c.virtual_key_id))
+        throw invalid(`vk_configs[${i}].virtual_key_id`, `is a duplicate of ${c.virtual_key_id}`);
       seen.add(c.virtual_key_id);
       if (c.tools_to_execute) checkToolList(c.tools_to_execute, `vk_configs[${i}].tools_to_execute`);
-      return { virtual_key_id: c.virtual_key_id, ...(c.tools_to_execute ? { tools_to_execute: c.tools_to_execute } : {}) };
+      return {
+        virtual_key_id: c.virtual_key_id,
+        ...(c.tools_to_execute ? { tools_to_execute: c.tools_to_execute } : {}),
+      };
     });
     if (!out.length) return out;
     const existing = new Set(await this.virtualKeys.findExistingIds(out.map((c) => c.virtual_key_id)));
@@ -311,7 +335,9 @@ export class McpClientsService {
         throw GatewayException.conflict(`MCP client ${entity.name} already exists`, 'name');
       }
       this.logger.error({ err, client: entity.name }, 'mcp client could not be stored');
-      throw new GatewayException(500, 'internal_error', 'MCP client could not be stored', { reason: 'gateway_internal' });
+      throw new GatewayException(500, 'internal_error', 'MCP client could not be stored', {
+        reason: 'gateway_internal',
+      });
     }
     return this.get(entity.id);
   }

@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  Inject,
-  Injectable,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import type { Repository } from 'typeorm';
@@ -142,7 +137,11 @@ export class McpConnectionRegistry
     return this.clients.get(id)?.connection;
   }
 
-  stateOf(entity: McpClientEntity): { state: McpClientState; tools: McpConnection['tools']; last_error: string | null } {
+  stateOf(entity: McpClientEntity): {
+    state: McpClientState;
+    tools: McpConnection['tools'];
+    last_error: string | null;
+  } {
     if (entity.disabled) return { state: 'disabled', tools: [], last_error: null };
     const connection = this.clients.get(entity.id)?.connection;
     if (!connection) return { state: 'disconnected', tools: [], last_error: null };
@@ -226,7 +225,10 @@ export class McpConnectionRegistry
       else if (action === 'reconnect') await connection.connect();
     };
     void work().catch((err: unknown) =>
-      this.logger.warn({ err: (err as Error).message, client: id, action }, 'mcp client update from another replica failed'),
+      this.logger.warn(
+        { err: (err as Error).message, client: id, action },
+        'mcp client update from another replica failed',
+      ),
     );
   }
 

@@ -61,7 +61,8 @@ const MAX_TOOL_PAGES = 50;
 function messageOf(err: unknown): string {
   if (err instanceof Error) {
     const cause = (err as { cause?: unknown }).cause;
-    const inner = cause instanceof Error && cause.message && !err.message.includes(cause.message) ? `: ${cause.message}` : '';
+    const inner =
+      cause instanceof Error && cause.message && !err.message.includes(cause.message) ? `: ${cause.message}` : '';
     return `${err.message}${inner}`;
   }
   return String(err);
@@ -177,7 +178,8 @@ export class McpConnection {
         if (this.client === current) this.lost('the connection was closed by the server');
       };
       client.onerror = (err) => {
-        if (this.client === current) this.deps.logger.debug({ client: this.name, err: messageOf(err) }, 'mcp transport error');
+        if (this.client === current)
+          this.deps.logger.debug({ client: this.name, err: messageOf(err) }, 'mcp transport error');
       };
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         if (this.client !== current) return;
@@ -251,7 +253,10 @@ export class McpConnection {
     this.attempt++;
     this.reconnectTimer = setTimeout(() => {
       this.connect().catch((err: unknown) => {
-        this.deps.logger.debug({ client: this.name, err: messageOf(err), attempt: this.attempt }, 'mcp reconnect failed');
+        this.deps.logger.debug(
+          { client: this.name, err: messageOf(err), attempt: this.attempt },
+          'mcp reconnect failed',
+        );
         this.scheduleReconnect();
       });
     }, delay);

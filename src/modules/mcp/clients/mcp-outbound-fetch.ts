@@ -36,7 +36,8 @@ export class PolicyFetch {
           if (why) return callback(new OutboundAddressRefusedError(hostname, why), '', 0);
         }
         const first = list[0];
-        if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+        if (!first)
+          return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
         if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
         else callback(null, first.address, first.family);
       });

@@ -32,7 +32,12 @@ export const MAX_TOOL_EXECUTION_TIMEOUT_S = 3600;
 
 @ApiSchema({ name: 'McpStdioConfig' })
 export class StdioConfigDto {
-  @ApiProperty({ type: String, maxLength: 1024, description: 'Executable spawned (looked up in PATH).', example: 'npx' })
+  @ApiProperty({
+    type: String,
+    maxLength: 1024,
+    description: 'Executable spawned (looked up in PATH).',
+    example: 'npx',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(1024)
@@ -70,7 +75,7 @@ export class VkConfigDto {
   @ApiPropertyOptional({
     type: 'array',
     items: { type: 'string' },
-    description: "Narrows the client's `tools_to_execute` for this key (`[\"*\"]` all of them, `[]` none).",
+    description: 'Narrows the client\'s `tools_to_execute` for this key (`["*"]` all of them, `[]` none).',
   })
   @IsOptionalNonNull()
   @IsStringList({ maxItems: 1000, maxLength: 128 })
@@ -149,7 +154,11 @@ export class McpClientFieldsDto {
   @IsObject()
   tool_pricing?: Record<string, number>;
 
-  @ApiPropertyOptional({ type: Boolean, default: false, description: 'Every virtual key (and keyless callers) may use it.' })
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description: 'Every virtual key (and keyless callers) may use it.',
+  })
   @IsOptionalNonNull()
   @IsBoolean()
   allow_on_all_virtual_keys?: boolean;
@@ -192,7 +201,12 @@ export class CreateMcpClientDto extends McpClientFieldsDto {
 /** PUT: the fields sent replace the stored ones; `connection_type` cannot change. */
 @ApiSchema({ name: 'McpClientUpdateRequest' })
 export class UpdateMcpClientDto extends McpClientFieldsDto {
-  @ApiPropertyOptional({ type: String, maxLength: 64, pattern: MCP_CLIENT_NAME_PATTERN.source, description: 'New name.' })
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 64,
+    pattern: MCP_CLIENT_NAME_PATTERN.source,
+    description: 'New name.',
+  })
   @IsOptionalNonNull()
   @IsString()
   @MaxLength(64)
