@@ -137,6 +137,15 @@ export class McpConfig {
   /** Tool logs (`/api/mcp-logs`) older than this are deleted by the periodic purge. */
   @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 30d' })
   log_retention = '30d';
+
+  /**
+   * Agent mode (docs/mcp.md): most rounds of auto-executable tool calls the gateway runs itself for one non-streaming
+   * chat or responses request (each followed by a model call); at the limit the last model answer is returned as is.
+   */
+  @Max(100)
+  @Min(1)
+  @IsInt()
+  max_agent_depth = 10;
 }
 
 /** The unified inference API (/v1): who may call it. */
@@ -154,18 +163,6 @@ export class InferenceConfig {
   @Min(1)
   @IsInt()
   routing_chain_max_depth = 10;
-}
-
-/** The MCP gateway (docs/mcp.md). */
-export class McpConfig {
-  /**
-   * Agent mode: most model rounds whose auto-executable tool calls the gateway runs itself for one non-streaming
-   * chat or responses request; the answer of the last round is returned as is.
-   */
-  @Max(100)
-  @Min(1)
-  @IsInt()
-  max_agent_depth = 10;
 }
 
 export const REDIS_FAILURE_MODES = ['closed', 'open'] as const;
@@ -287,10 +284,6 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => InferenceConfig)
   inference: InferenceConfig = new InferenceConfig();
-
-  @ValidateNested()
-  @Type(() => McpConfig)
-  mcp: McpConfig = new McpConfig();
 
   @ValidateNested()
   @Type(() => GovernanceConfig)
