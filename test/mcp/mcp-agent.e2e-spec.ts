@@ -68,7 +68,7 @@ describe('MCP tools in inference', () => {
     await client({
       name: 'auto',
       tools_to_execute: ['*'],
-      tools_to_auto_execute: [ECHO, ADD],
+      tools_to_auto_execute: [ECHO, ADD, 'fail'],
       tool_pricing: { [ECHO]: 0.01, [ADD]: 0.02 },
       vk_configs: [{ virtual_key_id: agent.id }],
     });
@@ -208,6 +208,21 @@ describe('MCP tools in inference', () => {
       expect(rows.every((r) => r.llm_request_id === requestId && r.status === 'success')).toBe(true);
       expect(rows.map((r) => r.tool_name).sort()).toEqual([`auto-${ADD}`, `auto-${ECHO}`, `auto-${ECHO}`]);
 
+      // Four request log rows: the request's own, then one per later round pointing at it.
+      const rounds = await vi.waitFor(
+        async () => {
+          const list = await s.admin.get('/api/logs', { query: { virtual_key_ids: agent.id, limit: 100 } });
+          const mine = (list.body.logs as any[]).filter(
+            (r) => r.id === requestId || r.metadata?.mcp_agent_request_id === requestId,
+          );
+          expect(mine).toHaveLength(4);
+          return mine;
+        },
+        { timeout: 5_000, interval: 50 },
+      );
+      expect(rounds.every((r) => r.status === 'success' && r.total_tokens === 15)).toBe(true);
+      expect(rounds.map((r) => r.metadata?.mcp_agent_round ?? '0').sort()).toEqual(['0', '1', '2', '3']);
+
       // The key's budget: the four model rounds (summed in x-gateway-cost-usd) and the three tools' prices.
       const modelCost = Number(res.headers.get('x-gateway-cost-usd'));
       expect(modelCost).toBeGreaterThan(0);
@@ -219,6 +234,20 @@ describe('MCP tools in inference', () => {
         },
         { timeout: 5_000, interval: 50 },
       );
+    });
+
+    it('gives the model a failed call as its result text, and logs the failure', async () => {
+      s.sim.scenario({
+        match: { path: '/chat/completions' },
+        responses: [step('auto-fail', {}), { ok: true, usage, text: 'sorry' }],
+      });
+      const res = await chatOf(agent, { messages: [{ role: 'user', content: 'try' }] });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.choices[0].message.content).toBe('sorry');
+      const last = seen(s.sim)[1].body.messages as any[];
+      expect(last[2]).toMatchObject({ role: 'tool', content: 'this tool failed' });
+      const [row] = await mcpLogs(res.headers.get('x-request-id')!);
+      expect(row).toMatchObject({ tool_name: 'auto-fail', status: 'error' });
     });
 
     it(`stops after max_agent_depth (${DEPTH}) rounds and answers the last model response as is`, async () => {
