@@ -8,7 +8,7 @@ import type { AnswerKnobs } from './types.js';
  * Rules: the answer is `echo: <last user text>`; one token per word. When the request offers tools and the last
  * user turn says `call <tool>` (optionally followed by a JSON object of arguments, `call get_weather {"city":"Paris"}`),
  * the answer is a call of each tool so named, in text order, and no text. A max-tokens limit below the answer's word
- * count truncates it (finish reason `length`).
+ * count truncates it (finish reason `length`). A step's `tool_calls` knob scripts the calls instead.
  */
 
 export interface Prompt {
@@ -148,8 +148,9 @@ function toolCallsFor(text: string, tools: readonly string[]): ToolCall[] {
 }
 
 export function buildAnswer(prompt: Prompt, knobs: AnswerKnobs): Answer {
-  const toolCalls =
-    prompt.mayCallTools && prompt.tools.length > 0 && knobs.text === undefined
+  const toolCalls = knobs.tool_calls
+    ? knobs.tool_calls.map((c) => ({ id: newId('call_'), name: c.name, arguments: JSON.stringify(c.arguments ?? {}) }))
+    : prompt.mayCallTools && prompt.tools.length > 0 && knobs.text === undefined
       ? toolCallsFor(prompt.lastUserText, prompt.tools)
       : [];
   let text = '';

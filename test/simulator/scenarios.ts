@@ -85,6 +85,20 @@ function knobs(step: Obj, at: string): AnswerKnobs {
     if (step.framing !== 'lf' && step.framing !== 'crlf') throw new ScenarioError(`${at}.framing must be lf or crlf`);
     out.framing = step.framing;
   }
+  if (step.tool_calls !== undefined) {
+    if (!Array.isArray(step.tool_calls) || step.tool_calls.length === 0) {
+      throw new ScenarioError(`${at}.tool_calls must be a non-empty array`);
+    }
+    out.tool_calls = step.tool_calls.map((c: unknown, i) => {
+      if (!isObj(c) || typeof c.name !== 'string' || c.name === '') {
+        throw new ScenarioError(`${at}.tool_calls[${i}].name must be a non-empty string`);
+      }
+      if (c.arguments !== undefined && !isObj(c.arguments)) {
+        throw new ScenarioError(`${at}.tool_calls[${i}].arguments must be an object`);
+      }
+      return { name: c.name, arguments: c.arguments };
+    });
+  }
   if (step.usage !== undefined) {
     if (!isObj(step.usage)) throw new ScenarioError(`${at}.usage must be an object`);
     const usage: UsageKnobs = {};

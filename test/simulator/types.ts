@@ -58,6 +58,11 @@ export interface AnswerKnobs {
   /** The model the answer claims (a provider-side fallback); default: the requested one. */
   model?: string;
   framing?: Framing;
+  /**
+   * The answer is these tool calls (finish `tool_calls`, no text) whatever the request says, offered tools or not:
+   * `arguments` is an object (default `{}`). Ids are generated.
+   */
+  tool_calls?: Array<{ name: string; arguments?: Record<string, unknown> }>;
 }
 
 export type RetryHintKind =

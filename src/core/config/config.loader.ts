@@ -30,6 +30,7 @@ export const ENV_OVERRIDES: ReadonlyArray<{ env: string; key: string; coerce: Co
   { env: 'GATEWAY_APPEND_LOG_FLUSH_INTERVAL', key: 'append_log.flush_interval', coerce: 'string' },
   { env: 'GATEWAY_REQUIRE_VIRTUAL_KEY', key: 'inference.require_virtual_key', coerce: 'bool' },
   { env: 'GATEWAY_ALLOW_DIRECT_KEYS', key: 'inference.allow_direct_keys', coerce: 'bool' },
+  { env: 'GATEWAY_MCP_MAX_AGENT_DEPTH', key: 'mcp.max_agent_depth', coerce: 'int' },
   { env: 'GATEWAY_GOVERNANCE_REDIS_FAILURE_MODE', key: 'governance.redis_failure_mode', coerce: 'string' },
   { env: 'GATEWAY_GOVERNANCE_COUNTER_TIMEOUT', key: 'governance.counter_timeout', coerce: 'string' },
   { env: 'GATEWAY_PRICING_REFRESH', key: 'pricing.refresh', coerce: 'bool' },

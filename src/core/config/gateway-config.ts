@@ -137,6 +137,15 @@ export class McpConfig {
   /** Tool logs (`/api/mcp-logs`) older than this are deleted by the periodic purge. */
   @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 30d' })
   log_retention = '30d';
+
+  /**
+   * Agent mode (docs/mcp.md): most rounds of auto-executable tool calls the gateway runs itself for one non-streaming
+   * chat or responses request (each followed by a model call); at the limit the last model answer is returned as is.
+   */
+  @Max(100)
+  @Min(1)
+  @IsInt()
+  max_agent_depth = 10;
 }
 
 /** The unified inference API (/v1): who may call it. */

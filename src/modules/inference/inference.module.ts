@@ -27,7 +27,9 @@ import { PriceRefreshService } from './pricing/price-refresh.service.js';
 import { PriceTable } from './pricing/price-table.js';
 import { InferenceRouter } from './routing/inference-router.service.js';
 import { UpstreamAttempts } from './routing/upstream-attempt.js';
+import { McpToolsModule } from '../mcp/tools/mcp-tools.module.js';
 import { InferenceAccess } from './v1/inference-access.js';
+import { InferenceAgent } from './v1/inference-agent.js';
 import { InferenceResponder } from './v1/inference-responder.js';
 import { InferenceController } from './v1/inference.controller.js';
 
@@ -41,6 +43,7 @@ import { InferenceController } from './v1/inference.controller.js';
     RoutingRulesModule,
     PricingOverridesModule,
     CircuitBreakerModule,
+    McpToolsModule,
     TypeOrmModule.forFeature([ProviderEntity, ProviderKeyEntity, RequestLogEntity, RequestLogContentEntity]),
   ],
   controllers: [ProvidersController, ProviderKeysController, ModelsController, InferenceController, LogsController],
@@ -59,6 +62,7 @@ import { InferenceController } from './v1/inference.controller.js';
     UpstreamAttempts,
     InferenceRouter,
     InferenceResponder,
+    InferenceAgent,
     RequestLogStore,
     RequestLogRecorder,
     RequestLogQuery,

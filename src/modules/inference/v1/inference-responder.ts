@@ -91,13 +91,13 @@ export class InferenceResponder {
     return cost ? { ...usage, cost } : usage;
   }
 
-  /** The answer's body and its served headers. */
+  /** The answer's body, its served headers and its priced usage. */
   unary(
     call: InferenceCall,
     result: RoutedResult,
     request: FastifyRequest,
     started: number,
-  ): { body: Json; headers: Record<string, string> } {
+  ): { body: Json; headers: Record<string, string>; usage: Usage | undefined } {
     const parsed = result.unary!;
     const usage = this.price(call, result, parsed.usage);
     let body = parsed.body;
@@ -114,7 +114,7 @@ export class InferenceResponder {
     const log = call.log;
     // After the answer is written (the caller sends it synchronously once this returns): the row waits, not the caller.
     if (log) queueMicrotask(() => this.logs.served(call, log, result, { status: 200, usage, output }));
-    return { body, headers: servedHeaders(result, usage?.cost?.total_cost) };
+    return { body, headers: servedHeaders(result, usage?.cost?.total_cost), usage };
   }
 
   async stream(

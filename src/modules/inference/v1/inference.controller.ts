@@ -14,6 +14,7 @@ import type { InferenceKind } from '../providers/provider-adapter.js';
 import type { InferenceCall } from '../routing/inference-call.js';
 import { InferenceRouter } from '../routing/inference-router.service.js';
 import { InferenceAccess } from './inference-access.js';
+import { InferenceAgent, type InjectedTools } from './inference-agent.js';
 import { validateInferenceBody } from './inference-request.js';
 import { InferenceResponder } from './inference-responder.js';
 import { INFERENCE_BODY_SCHEMAS } from './inference-schemas.js';
@@ -39,6 +40,7 @@ export class InferenceController {
     private readonly logs: RequestLogRecorder,
     private readonly tracing: InferenceTracing,
     private readonly pricing: PricingOverrides,
+    private readonly agent: InferenceAgent,
   ) {}
 
   @Get('models')
@@ -162,16 +164,25 @@ export class InferenceController {
       };
       const pricing = this.pricing.snapshot();
       call.pricing = pricing instanceof Promise ? await pricing : pricing;
+      let tools: InjectedTools | undefined;
+      if (kind === 'chat' || kind === 'responses') {
+        const injecting = this.agent.inject(call);
+        tools = injecting instanceof Promise ? await injecting : injecting;
+      }
       const result = await this.router.route(call);
       if (result.stream) {
         await this.responder.stream(call, result, request, reply, abort, started);
         return;
       }
-      const { body: answer, headers } = this.responder.unary(call, result, request, started);
+      const { body: answer, headers } = tools?.agent
+        ? await this.agent.run(call, result, tools, request, started, (round) => (call = round))
+        : this.responder.unary(call, result, request, started);
       sendRawJson(reply, 200, JSON.stringify(answer), headers);
     } catch (err) {
       this.responder.failed(call, err, started);
-      if (log) this.logs.failed(call, log, kind, request.body, err);
+      // An agent round that failed is logged as its own row (the earlier rounds were logged as served).
+      const origin = call ? call.log : log;
+      if (origin) this.logs.failed(call, origin, kind, request.body, err);
       throw err;
     }
   }
