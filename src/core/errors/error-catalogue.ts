@@ -70,6 +70,7 @@ export const ERROR_CODES = {
   pricing_override_not_found: 404,
   circuit_breaker_policy_not_found: 404,
   circuit_not_found: 404,
+  mcp_client_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   already_exists: 409,

@@ -1,0 +1,276 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Logger } from 'pino';
+import type { Repository } from 'typeorm';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { GatewayConfig } from '../../../core/config/gateway-config.js';
+import { LOGGER } from '../../../core/logging/logging.module.js';
+import { InvalidationBus } from '../../../core/redis/invalidation.bus.js';
+import { SecretsService } from '../../../core/secrets/secrets.service.js';
+import {
+  exposedToolName,
+  McpCallError,
+  McpToolCatalog,
+  McpToolTransport,
+  type ExposedTool,
+  type McpCaller,
+} from '../mcp-contract.js';
+import type { McpClientState } from './dto/mcp-client.dto.js';
+import { McpClientEntity } from './entities/mcp-client.entity.js';
+import {
+  DEFAULT_TIMINGS,
+  McpConnection,
+  type McpConnectionTimings,
+  type ResolvedConnectionConfig,
+} from './mcp-connection.js';
+import { PolicyFetch } from './mcp-outbound-fetch.js';
+
+/** Invalidation topic of MCP client registrations: `<action>:<client id>:<origin replica>`. */
+export const MCP_CLIENTS_TOPIC = 'mcp:clients';
+export type McpClientsAction = 'changed' | 'refresh' | 'reconnect';
+
+interface Registered {
+  entity: McpClientEntity;
+  /** Undefined while disabled. */
+  connection?: McpConnection;
+  /** What the connection was made from: a change of it reconnects. */
+  fingerprint: string;
+}
+
+/** The parts of a registration a connection is made of. */
+export function connectionFingerprint(e: McpClientEntity): string {
+  return JSON.stringify([e.connection_type, e.connection_string, e.stdio_config, e.headers, e.disabled]);
+}
+
+/**
+ * This replica's live MCP connections, one per registration, and what is read from them on the request path: the
+ * tool catalog (`McpToolCatalog`, synchronous from memory) and tool calls (`McpToolTransport`). Every replica loads
+ * every registration at start and connects to the enabled ones; a change made on any replica is published on the
+ * invalidation bus and each replica reloads that registration and reconciles its own connection.
+ */
+@Injectable()
+export class McpConnectionRegistry
+  implements McpToolCatalog, McpToolTransport, OnApplicationBootstrap, OnApplicationShutdown
+{
+  /** Connection intervals (tests shorten them). */
+  timings: McpConnectionTimings = { ...DEFAULT_TIMINGS };
+  private readonly clients = new Map<string, Registered>();
+  private readonly origin = randomUUID();
+  private readonly fetcher: PolicyFetch;
+  private catalog = new Map<string, readonly ExposedTool[]>();
+  private unsubscribe: (() => void) | undefined;
+  private closing = false;
+
+  constructor(
+    @InjectRepository(McpClientEntity) private readonly repository: Repository<McpClientEntity>,
+    private readonly secrets: SecretsService,
+    private readonly bus: InvalidationBus,
+    @Inject(LOGGER) private readonly logger: Logger,
+    config: GatewayConfig,
+  ) {
+    this.fetcher = new PolicyFetch(config.outbound);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.unsubscribe = this.bus.subscribe(MCP_CLIENTS_TOPIC, (message) => this.onMessage(message));
+    // Connections are made in the background: a server down at start must not hold the gateway back.
+    await this.reconcileAll().catch((err: unknown) =>
+      this.logger.warn({ err: (err as Error).message }, 'mcp clients could not be loaded at start'),
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    this.unsubscribe?.();
+    const all = [...this.clients.values()];
+    this.clients.clear();
+    await Promise.all(all.map((r) => r.connection?.close()));
+    await this.fetcher.close();
+  }
+
+  // ---- for the management service ----
+
+  /** A connection for `entity`, not yet registered: the service connects it to validate a create or update. */
+  newConnection(entity: McpClientEntity): McpConnection {
+    const snapshot = { ...entity };
+    return new McpConnection(entity.id ?? 'pending', entity.name, {
+      resolve: () => this.resolveConfig(snapshot),
+      fetch: this.fetcher,
+      timings: () => this.timings,
+      onChange: () => this.changed(),
+      logger: this.logger,
+    });
+  }
+
+  /**
+   * Registers a saved registration with its connection (already connected, or undefined to keep the current one when
+   * nothing it is made of changed, or to make one in the background). Closes a replaced connection.
+   */
+  async adopt(entity: McpClientEntity, connection?: McpConnection): Promise<void> {
+    const previous = this.clients.get(entity.id);
+    const fingerprint = connectionFingerprint(entity);
+    let next = connection;
+    if (!next && previous?.connection && previous.fingerprint === fingerprint) next = previous.connection;
+    if (previous?.connection && previous.connection !== next) await previous.connection.close();
+    if (!next && !entity.disabled) {
+      next = this.newConnection(entity);
+      next.start();
+    }
+    if (entity.disabled && next) {
+      await next.close();
+      next = undefined;
+    }
+    if (next) Object.assign(next, { id: entity.id, name: entity.name });
+    this.clients.set(entity.id, { entity, connection: next, fingerprint });
+    this.changed();
+  }
+
+  async forget(id: string): Promise<void> {
+    const previous = this.clients.get(id);
+    this.clients.delete(id);
+    this.changed();
+    await previous?.connection?.close();
+  }
+
+  connectionOf(id: string): McpConnection | undefined {
+    return this.clients.get(id)?.connection;
+  }
+
+  stateOf(entity: McpClientEntity): {
+    state: McpClientState;
+    tools: McpConnection['tools'];
+    last_error: string | null;
+  } {
+    if (entity.disabled) return { state: 'disabled', tools: [], last_error: null };
+    const connection = this.clients.get(entity.id)?.connection;
+    if (!connection) return { state: 'disconnected', tools: [], last_error: null };
+    return { state: connection.state, tools: connection.tools, last_error: connection.lastError };
+  }
+
+  /** Tells every other replica (this one has acted already). */
+  publish(action: McpClientsAction, id: string): Promise<void> {
+    return this.bus.publish(MCP_CLIENTS_TOPIC, `${action}:${id}:${this.origin}`);
+  }
+
+  // ---- McpToolCatalog ----
+
+  toolsFor(caller: McpCaller): readonly ExposedTool[] {
+    const key = caller.virtualKey?.id ?? '';
+    const cached = this.catalog.get(key);
+    if (cached) return cached;
+    const tools: ExposedTool[] = [];
+    for (const { entity, connection } of this.clients.values()) {
+      if (entity.disabled || !connection || connection.state !== 'connected') continue;
+      const grant = key ? entity.vk_configs.find((c) => c.virtual_key_id === key) : undefined;
+      if (!entity.allow_on_all_virtual_keys && !grant) continue;
+      const allowed = (name: string) =>
+        listed(entity.tools_to_execute, name) && (!grant?.tools_to_execute || listed(grant.tools_to_execute, name));
+      for (const tool of connection.tools) {
+        if (!allowed(tool.name)) continue;
+        tools.push({
+          name: exposedToolName(entity.name, tool.name),
+          clientId: entity.id,
+          clientName: entity.name,
+          tool,
+          autoExecute: listed(entity.tools_to_auto_execute, tool.name),
+          costUsd: entity.tool_pricing[tool.name] ?? 0,
+          timeoutMs: entity.tool_execution_timeout * 1000,
+        });
+      }
+    }
+    tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const frozen = Object.freeze(tools);
+    if (this.catalog.size >= 10_000) this.catalog.clear();
+    this.catalog.set(key, frozen);
+    return frozen;
+  }
+
+  // ---- McpToolTransport ----
+
+  callTool(
+    clientId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<CallToolResult> {
+    const registered = this.clients.get(clientId);
+    if (!registered?.connection || registered.entity.disabled) {
+      return Promise.reject(new McpCallError('disconnected', `MCP client ${clientId} is not connected`));
+    }
+    return registered.connection.callTool(toolName, args, options);
+  }
+
+  // ---- replication ----
+
+  private changed(): void {
+    this.catalog = new Map();
+  }
+
+  private onMessage(message: string | undefined): void {
+    if (this.closing) return;
+    if (message === undefined) {
+      void this.reconcileAll().catch((err: unknown) =>
+        this.logger.warn({ err: (err as Error).message }, 'mcp clients could not be reloaded'),
+      );
+      return;
+    }
+    const [action, id, origin] = message.split(':');
+    if (!id || origin === this.origin) return;
+    const work = async () => {
+      if (action === 'changed') return this.reconcile(id);
+      const connection = this.connectionOf(id);
+      if (!connection) return;
+      if (action === 'refresh') await connection.refreshTools();
+      else if (action === 'reconnect') await connection.connect();
+    };
+    void work().catch((err: unknown) =>
+      this.logger.warn(
+        { err: (err as Error).message, client: id, action },
+        'mcp client update from another replica failed',
+      ),
+    );
+  }
+
+  private async reconcile(id: string): Promise<void> {
+    const entity = await this.repository.findOneBy({ id });
+    if (this.closing) return;
+    if (!entity) return this.forget(id);
+    const current = this.clients.get(id);
+    if (current && current.entity.updated_at.getTime() === entity.updated_at.getTime()) return;
+    await this.adopt(entity);
+  }
+
+  private async reconcileAll(): Promise<void> {
+    const rows = await this.repository.find({ order: { name: 'ASC' } });
+    const ids = new Set(rows.map((r) => r.id));
+    for (const id of [...this.clients.keys()]) if (!ids.has(id)) await this.forget(id);
+    for (const row of rows) {
+      if (this.closing) return;
+      const current = this.clients.get(row.id);
+      if (current && current.entity.updated_at.getTime() === row.updated_at.getTime()) continue;
+      await this.adopt(row);
+    }
+  }
+
+  private async resolveConfig(entity: McpClientEntity): Promise<ResolvedConnectionConfig> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(entity.headers ?? {})) headers[name] = await this.secrets.resolve(value);
+    if (entity.connection_type === 'stdio') {
+      const stdio = entity.stdio_config;
+      const env: Record<string, string> = {};
+      for (const [name, value] of Object.entries(stdio?.envs ?? {})) env[name] = await this.secrets.resolve(value);
+      return {
+        type: 'stdio',
+        headers,
+        stdio: { command: stdio?.command ?? '', args: stdio?.args ?? [], env },
+      };
+    }
+    return { type: entity.connection_type, url: entity.connection_string ?? '', headers };
+  }
+}
+
+/** `["*"]` lists every name, `[]` none. */
+function listed(list: readonly string[], name: string): boolean {
+  return list.includes('*') || list.includes(name);
+}
