@@ -1,5 +1,6 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
 import { McpClients1795700000002 } from './1795700000002-McpClients.js';
+import { McpToolLogs1795700000002 } from './1795700000002-McpToolLogs.js';
 import { CircuitBreakerPolicies1795700000001 } from './1795700000001-CircuitBreakerPolicies.js';
 import { PricingOverrides1795641545922 } from './1795641545922-PricingOverrides.js';
 import { RoutingRules1795641391728 } from './1795641391728-RoutingRules.js';
@@ -30,4 +31,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   RequestLogCoveringIndexes1795700000000,
   CircuitBreakerPolicies1795700000001,
   McpClients1795700000002,
+  McpToolLogs1795700000002,
 ];

@@ -14,6 +14,16 @@ export interface AppendLogKindOptions {
   target: EntityTarget<ObjectLiteral>;
   /** The columns of a bare table (entities take theirs from the metadata). */
   columns?: readonly string[];
+  /**
+   * Rows that complete earlier ones (entity kinds only): a row whose `key` property matches a row still waiting in the
+   * buffer is merged into it (`merge` mutates the waiting row), so both land as one; a row whose earlier one was
+   * already taken for writing is inserted with `onConflict` (e.g. `ON CONFLICT ("id") DO UPDATE SET …`).
+   */
+  upsert?: {
+    key: string;
+    merge: (waiting: ObjectLiteral, incoming: ObjectLiteral) => void;
+    onConflict: string;
+  };
 }
 
 /** Postgres takes at most 65,535 parameters per statement: big batches of wide rows are split below it. */
@@ -40,6 +50,12 @@ interface KindState extends InsertTarget {
   /** Rows written and rows given up since start, by reason (`GET /api/logs/dropped`). */
   written: number;
   dropped: Record<AppendLogDropReason, number>;
+  /** Upsert kinds: the waiting rows by key. */
+  waiting?: {
+    key: string;
+    merge: (waiting: ObjectLiteral, incoming: ObjectLiteral) => void;
+    rows: Map<unknown, ObjectLiteral>;
+  };
 }
 
 /** A kind's counts since start. */
@@ -93,6 +109,7 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
       throw new Error(`append log kind ${kind}: a target without entity metadata needs its columns`);
     }
     const width = options.columns?.length ?? this.dataSource.getMetadata(options.target).columns.length;
+    if (options.upsert && options.columns) throw new Error(`append log kind ${kind}: upsert needs an entity target`);
     this.kinds.set(kind, {
       kind,
       target: options.target,
@@ -106,6 +123,12 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
       reportedClosed: false,
       written: 0,
       dropped: { buffer_full: 0, write_failed: 0 },
+      ...(options.upsert
+        ? {
+            onConflict: options.upsert.onConflict,
+            waiting: { key: options.upsert.key, merge: options.upsert.merge, rows: new Map() },
+          }
+        : {}),
     });
     this.metrics.initAppendLogKind(kind);
   }
@@ -123,6 +146,11 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
       }
       return;
     }
+    const waiting = state.waiting?.rows.get(row[state.waiting.key]);
+    if (waiting) {
+      state.waiting!.merge(waiting, row);
+      return;
+    }
     if (state.buffer.length >= this.maxBuffered) {
       state.unreportedFull++;
       state.dropped.buffer_full++;
@@ -131,6 +159,7 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
       return;
     }
     state.buffer.push(row);
+    state.waiting?.rows.set(row[state.waiting.key], row);
     if (state.buffer.length >= this.batchSize) void this.schedule(state, false);
     this.armTimer(state);
   }
@@ -173,7 +202,7 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
     for (const state of this.kinds.values()) {
       clearTimeout(state.timer);
       state.timer = undefined;
-      if (state.buffer.length > 0) this.drop(state, 'write_failed', state.buffer.splice(0).length);
+      if (state.buffer.length > 0) this.drop(state, 'write_failed', this.take(state, state.buffer.length).length);
     }
   }
 
@@ -204,7 +233,7 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
     }
     let remaining = all ? state.buffer.length : 0;
     while (remaining > 0 || state.buffer.length >= this.batchSize) {
-      const rows = state.buffer.splice(0, state.chunk);
+      const rows = this.take(state, state.chunk);
       if (rows.length === 0) break;
       remaining = Math.max(0, remaining - rows.length);
       state.inFlight += rows.length;
@@ -227,6 +256,13 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
     }
     // Rows left behind by a full-batches drain keep (or get) their interval flush.
     if (state.buffer.length > 0 && !this.closed) this.armTimer(state);
+  }
+
+  /** Takes rows off the front of the buffer (they no longer take merges). */
+  private take(state: KindState, count: number): ObjectLiteral[] {
+    const rows = state.buffer.splice(0, count);
+    if (state.waiting) for (const row of rows) state.waiting.rows.delete(row[state.waiting.key]);
+    return rows;
   }
 
   /** Starts the interval flush of a kind unless one is pending (unref'd: waiting rows never hold the process). */

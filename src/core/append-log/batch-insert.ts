@@ -6,6 +6,8 @@ export interface InsertTarget {
   target: EntityTarget<ObjectLiteral>;
   /** Set for bare tables: every row is written with exactly these columns (missing values take the default). */
   columns?: readonly string[];
+  /** Entity targets: SQL after the INSERT (`ON CONFLICT (…) DO UPDATE SET …`) for rows completing earlier ones. */
+  onConflict?: string;
 }
 
 export interface BatchOutcome {
@@ -115,7 +117,7 @@ export async function insertRows(db: DataSource, into: InsertTarget, rows: Objec
   });
   await db.query(
     `INSERT INTO ${layout.table} (${layout.names}) SELECT ${layout.names} ` +
-      `FROM json_populate_recordset(NULL::${layout.table}, $1::json)`,
+      `FROM json_populate_recordset(NULL::${layout.table}, $1::json)${into.onConflict ? ` ${into.onConflict}` : ''}`,
     [jsonbText(JSON.stringify(records))],
   );
 }

@@ -125,6 +125,20 @@ export class LogsConfig {
   retention = '30d';
 }
 
+/** The MCP gateway (`/api/mcp-*`, `/v1/mcp`, `/mcp`). */
+export class McpConfig {
+  /**
+   * A tool log still `processing` this long after its call started is failed by the sweeper (its call never
+   * finished: the process died, or the finish was dropped).
+   */
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 30m' })
+  pending_log_ttl = '30m';
+
+  /** Tool logs (`/api/mcp-logs`) older than this are deleted by the periodic purge. */
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 30d' })
+  log_retention = '30d';
+}
+
 /** The unified inference API (/v1): who may call it. */
 export class InferenceConfig {
   /** A virtual key is required on every inference request. */
@@ -284,6 +298,10 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => LogsConfig)
   logs: LogsConfig = new LogsConfig();
+
+  @ValidateNested()
+  @Type(() => McpConfig)
+  mcp: McpConfig = new McpConfig();
 
   @ValidateNested()
   @Type(() => AgentHistoryConfig)

@@ -91,6 +91,7 @@ export const ERROR_CODES = {
   gateway_limits_unavailable: 503,
   circuit_open: 503,
   upstream_timeout: 504,
+  mcp_tool_log_expired: 504,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -39,3 +39,31 @@ export function timeQuery(param: string, value: string | undefined): Date | unde
   }
   return date;
 }
+
+/** `start_time` and `end_time` parsed; 400 naming `start_time` when it is after `end_time`. */
+export function timeRange(q: { start_time?: string; end_time?: string }): { start?: Date; end?: Date } {
+  const start = timeQuery('start_time', q.start_time);
+  const end = timeQuery('end_time', q.end_time);
+  if (start && end && start > end) throw GatewayException.validation('start_time', 'start_time is after end_time');
+  return { start, end };
+}
+
+/** 400 naming `min` when both bounds are given and the low one is greater. */
+export function checkBounds(min: string, low: number | undefined, max: string, high: number | undefined): void {
+  if (low !== undefined && high !== undefined && low > high) {
+    throw GatewayException.validation(min, `${min} is greater than ${max}`);
+  }
+}
+
+/** Below three characters a trigram index cannot help and almost every row matches. */
+export const MIN_SEARCH_CHARS = 3;
+
+/** A search term trimmed; undefined when empty; 400 naming `param` when shorter than MIN_SEARCH_CHARS. */
+export function searchTerm(param: string, value: string | undefined): string | undefined {
+  const term = value?.trim();
+  if (!term) return undefined;
+  if (term.length < MIN_SEARCH_CHARS) {
+    throw GatewayException.validation(param, `${param} needs at least ${MIN_SEARCH_CHARS} characters`);
+  }
+  return term;
+}

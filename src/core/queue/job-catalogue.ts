@@ -23,6 +23,7 @@ export const JOBS = {
   purgeExpired: 'maintenance.purge-expired',
   recoverJobs: 'maintenance.recover-jobs',
   agentsPushDeliver: 'agents.push-deliver',
+  mcpFailPendingLogs: 'mcp.fail-pending-logs',
 } as const;
 export type JobName = (typeof JOBS)[keyof typeof JOBS];
 
@@ -32,6 +33,8 @@ export interface JobPayloads {
   'maintenance.recover-jobs': { reason?: string };
   /** Re-deliver one stored push event (agent_push_events.id) to its client webhook. Ids only, never secrets. */
   'agents.push-deliver': { push_event_id: string };
+  /** Fail MCP tool logs still `processing` after `mcp.pending_log_ttl`. */
+  'mcp.fail-pending-logs': { reason?: string };
 }
 
 export interface JobBackoff {
@@ -86,6 +89,15 @@ export const JOB_SETTINGS: { [K in JobName]: JobSettings<K> } = {
     idempotencyKey: (payload) => `agents-push-${payload.push_event_id}`,
     keepCompletedMs: 60 * 60 * 1000,
     timeoutMs: 30_000,
+  },
+  'mcp.fail-pending-logs': {
+    queue: QUEUES.maintenance,
+    attempts: 2,
+    backoff: { type: 'fixed', delayMs: 5_000 },
+    repeatEveryMs: 60 * 1000,
+    repeatPayload: { reason: 'schedule' },
+    keepCompletedMs: 10 * 60 * 1000,
+    timeoutMs: 60_000,
   },
 };
 

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { commaList, enumList, timeQuery } from '../../../core/http/query-values.js';
+import { checkBounds, commaList, enumList, searchTerm, timeRange } from '../../../core/http/query-values.js';
 import { REQUEST_TYPES } from '../routing/inference-call.js';
 import { LogFiltersQueryDto, LogsListQueryDto } from './dto/logs-query.dto.js';
 import {
@@ -22,30 +22,14 @@ import { RequestLogQuery, type HistogramKind, type LogFilters } from './request-
 import { RequestLogStore } from './request-log.store.js';
 
 const OBJECTS = Object.values(REQUEST_TYPES);
-/** Below three characters a trigram index cannot help and almost every row matches. */
-const MIN_SEARCH_CHARS = 3;
 
 /** The query's filters, checked: any bad value is a 400 naming its parameter. */
 function filtersOf(q: LogFiltersQueryDto): LogFilters {
-  const start = timeQuery('start_time', q.start_time);
-  const end = timeQuery('end_time', q.end_time);
-  if (start && end && start > end) throw GatewayException.validation('start_time', 'start_time is after end_time');
-  const pairs: Array<[keyof LogFiltersQueryDto, keyof LogFiltersQueryDto]> = [
-    ['min_latency', 'max_latency'],
-    ['min_tokens', 'max_tokens'],
-    ['min_cost', 'max_cost'],
-  ];
-  for (const [min, max] of pairs) {
-    const low = q[min] as number | undefined;
-    const high = q[max] as number | undefined;
-    if (low !== undefined && high !== undefined && low > high) {
-      throw GatewayException.validation(min, `${min} is greater than ${max}`);
-    }
-  }
-  const search = q.content_search?.trim();
-  if (search !== undefined && search !== '' && search.length < MIN_SEARCH_CHARS) {
-    throw GatewayException.validation('content_search', `content_search needs at least ${MIN_SEARCH_CHARS} characters`);
-  }
+  const { start, end } = timeRange(q);
+  checkBounds('min_latency', q.min_latency, 'max_latency', q.max_latency);
+  checkBounds('min_tokens', q.min_tokens, 'max_tokens', q.max_tokens);
+  checkBounds('min_cost', q.min_cost, 'max_cost', q.max_cost);
+  const search = searchTerm('content_search', q.content_search);
   if (q.missing_cost_only && (q.min_cost !== undefined || q.max_cost !== undefined)) {
     throw GatewayException.validation('missing_cost_only', 'missing_cost_only excludes min_cost and max_cost');
   }
@@ -68,7 +52,7 @@ function filtersOf(q: LogFiltersQueryDto): LogFilters {
     min_cost: q.min_cost,
     max_cost: q.max_cost,
     missing_cost_only: q.missing_cost_only,
-    content_search: search || undefined,
+    content_search: search,
   };
 }
 

@@ -2,6 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import {
+  SqlWhere,
+  distinctValues,
+  eachBucket,
+  histogramBuckets,
+  isUuid,
+  latestNames,
+  likePattern,
+} from '../../../core/persistence/log-sql.js';
 import type { LogSortField } from './dto/logs-query.dto.js';
 import type { RequestLogContentEntity } from './entities/request-log-content.entity.js';
 import type { LogStatus, RequestLogEntity } from './entities/request-log.entity.js';
@@ -70,42 +79,11 @@ const LIST_FILTERS: Array<[keyof LogFilters, string]> = [
   ['routing_rule_ids', 'routing_rule_id'],
 ];
 
-/** Bucket widths a histogram may use, in seconds; the smallest giving at most MAX_BUCKETS buckets is chosen. */
-const BUCKET_SECONDS = [60, 300, 900, 1800, 3600, 10800, 21600, 43200, 86400, 604800, 2592000];
-const MAX_BUCKETS = 120;
 const DEFAULT_HISTOGRAM_RANGE_MS = 24 * 3600 * 1000;
 const MAX_FILTER_VALUES = 1000;
 
-/** `%`, `_` and `\` in a search term are literal. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-class Where {
-  readonly params: unknown[] = [];
-  private readonly parts: string[] = [];
-
-  add(sql: (param: string) => string, value: unknown): void {
-    this.params.push(value);
-    this.parts.push(sql(`$${this.params.length}`));
-  }
-
-  raw(sql: string): void {
-    this.parts.push(sql);
-  }
-
-  param(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
-
-  get sql(): string {
-    return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
-  }
-}
-
-function whereOf(f: LogFilters): Where {
-  const w = new Where();
+function whereOf(f: LogFilters): SqlWhere {
+  const w = new SqlWhere();
   for (const [key, column] of LIST_FILTERS) {
     const values = f[key] as string[] | undefined;
     if (!values?.length) continue;
@@ -184,7 +162,7 @@ export class RequestLogQuery {
     return this.aggregate(whereOf(filters));
   }
 
-  private async aggregate(where: Where): Promise<LogStats> {
+  private async aggregate(where: SqlWhere): Promise<LogStats> {
     const rows = await this.db.query<Array<Record<string, unknown>>>(
       `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'success') AS success, avg(latency) AS latency, ` +
         `sum(total_tokens) AS tokens, sum(cost) AS cost FROM request_logs ${where.sql}`,
@@ -203,7 +181,7 @@ export class RequestLogQuery {
 
   async get(id: string): Promise<{ row: RequestLogEntity; content: RequestLogContentEntity | null; input: unknown }> {
     await this.store.flush();
-    const found = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
+    const found = isUuid(id)
       ? await this.db.query<RequestLogEntity[]>(`SELECT ${LIST_COLUMNS} FROM request_logs WHERE id = $1`, [id])
       : [];
     const row = found[0];
@@ -245,10 +223,7 @@ export class RequestLogQuery {
     const end = filters.end_time ?? new Date();
     const start = filters.start_time ?? new Date(end.getTime() - DEFAULT_HISTOGRAM_RANGE_MS);
     if (start > end) throw GatewayException.validation('start_time', 'start_time is after end_time');
-    const span = (end.getTime() - start.getTime()) / 1000;
-    const bucketSeconds =
-      BUCKET_SECONDS.find((s) => span / s <= MAX_BUCKETS) ?? BUCKET_SECONDS[BUCKET_SECONDS.length - 1]!;
-    const origin = new Date(Math.floor(start.getTime() / (bucketSeconds * 1000)) * bucketSeconds * 1000);
+    const { bucketSeconds, origin } = histogramBuckets(start, end);
     const where = whereOf({ ...filters, start_time: start, end_time: end });
     const width = where.param(`${bucketSeconds} seconds`);
     const from = where.param(origin);
@@ -269,11 +244,7 @@ export class RequestLogQuery {
         `FROM request_logs ${where.sql} GROUP BY 1 ORDER BY 1`,
       where.params,
     );
-    const byStart = new Map(rows.map((r) => [new Date(r.bucket as string | Date).getTime(), r]));
-    const buckets: Array<Record<string, unknown>> = [];
-    for (let t = origin.getTime(); t <= end.getTime(); t += bucketSeconds * 1000) {
-      buckets.push(bucketOf(kind, new Date(t), byStart.get(t)));
-    }
+    const buckets = eachBucket(origin, end, bucketSeconds, rows).map(([at, row]) => bucketOf(kind, at, row));
     return { start, end, bucketSeconds, buckets };
   }
 
@@ -298,26 +269,12 @@ export class RequestLogQuery {
     };
   }
 
-  /** Distinct non-null values of an indexed column: a recursive walk taking the next greater value each step. */
-  private async distinct(column: string): Promise<string[]> {
-    const rows = await this.db.query<Array<{ v: string }>>(
-      `WITH RECURSIVE walk(v) AS (` +
-        `(SELECT ${column} FROM request_logs WHERE ${column} IS NOT NULL ORDER BY ${column} LIMIT 1) ` +
-        `UNION ALL SELECT (SELECT ${column} FROM request_logs WHERE ${column} > walk.v ORDER BY ${column} LIMIT 1) ` +
-        `FROM walk WHERE walk.v IS NOT NULL) SELECT v FROM walk WHERE v IS NOT NULL LIMIT ${MAX_FILTER_VALUES}`,
-    );
-    return rows.map((r) => r.v);
+  private distinct(column: string): Promise<string[]> {
+    return distinctValues(this.db, 'request_logs', column, MAX_FILTER_VALUES);
   }
 
-  /** The latest name logged for each id. */
-  private async named(ids: string[], idColumn: string, nameColumn: string) {
-    if (ids.length === 0) return [];
-    const rows = await this.db.query<Array<{ id: string; name: string | null }>>(
-      `SELECT ids.id, (SELECT ${nameColumn} FROM request_logs WHERE ${idColumn} = ids.id ` +
-        `ORDER BY timestamp DESC LIMIT 1) AS name FROM unnest($1::varchar[]) AS ids(id)`,
-      [ids],
-    );
-    return rows.map((r) => ({ id: r.id, name: r.name }));
+  private named(ids: string[], idColumn: string, nameColumn: string) {
+    return latestNames(this.db, 'request_logs', ids, idColumn, nameColumn);
   }
 }
 

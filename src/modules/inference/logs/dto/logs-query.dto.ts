@@ -1,68 +1,53 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsString, MaxLength } from 'class-validator';
+import { IsIn } from 'class-validator';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_OFFSET, MAX_PAGE_SIZE } from '../../../../core/http/paging.dto.js';
 import { BooleanQuery, IntegerQuery, NumberQuery } from '../../../../core/validation/integer-query.decorator.js';
 import { IsOptionalNonNull } from '../../../../core/validation/field.decorators.js';
+import { CommaListQuery, SearchQuery, TimeQuery } from '../../../../core/validation/list-query.decorators.js';
 
 export const LOG_SORT_FIELDS = ['timestamp', 'latency', 'tokens', 'cost'] as const;
 export type LogSortField = (typeof LOG_SORT_FIELDS)[number];
 
-const MAX_LIST_CHARS = 8192;
 const MAX_MS = 1e9;
 const MAX_TOKENS = 2_000_000_000;
 const MAX_USD = 1e9;
 
-function CommaList(description: string, example?: string): PropertyDecorator {
-  return (target, key) => {
-    ApiPropertyOptional({ type: String, description, ...(example ? { example } : {}) })(target, key);
-    IsOptionalNonNull()(target, key);
-    IsString()(target, key);
-    MaxLength(MAX_LIST_CHARS)(target, key);
-  };
-}
-
 /** The filters of `GET /api/logs` and of its stats and histograms. Lists are comma-separated; times RFC 3339. */
 export class LogFiltersQueryDto {
-  @CommaList('Comma-separated provider ids', 'openai,anthropic')
+  @CommaListQuery('Comma-separated provider ids', 'openai,anthropic')
   providers?: string;
 
-  @CommaList('Comma-separated models (as sent to the provider)', 'gpt-4o-mini')
+  @CommaListQuery('Comma-separated models (as sent to the provider)', 'gpt-4o-mini')
   models?: string;
 
-  @CommaList('Comma-separated statuses: processing, success, error', 'error')
+  @CommaListQuery('Comma-separated statuses: processing, success, error', 'error')
   status?: string;
 
-  @CommaList(
+  @CommaListQuery(
     'Comma-separated request types: chat_completion, text_completion, responses, embedding, rerank, count_tokens',
     'chat_completion',
   )
   objects?: string;
 
-  @CommaList('Comma-separated provider key ids')
+  @CommaListQuery('Comma-separated provider key ids')
   selected_key_ids?: string;
 
-  @CommaList('Comma-separated virtual key ids')
+  @CommaListQuery('Comma-separated virtual key ids')
   virtual_key_ids?: string;
 
-  @CommaList('Comma-separated team ids')
+  @CommaListQuery('Comma-separated team ids')
   team_ids?: string;
 
-  @CommaList('Comma-separated customer ids')
+  @CommaListQuery('Comma-separated customer ids')
   customer_ids?: string;
 
-  @CommaList('Comma-separated routing rule ids')
+  @CommaListQuery('Comma-separated routing rule ids')
   routing_rule_ids?: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Earliest timestamp (RFC 3339, inclusive)' })
-  @IsOptionalNonNull()
-  @IsString()
-  @MaxLength(64)
+  @TimeQuery('Earliest timestamp (RFC 3339, inclusive)')
   start_time?: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Latest timestamp (RFC 3339, inclusive)' })
-  @IsOptionalNonNull()
-  @IsString()
-  @MaxLength(64)
+  @TimeQuery('Latest timestamp (RFC 3339, inclusive)')
   end_time?: string;
 
   @NumberQuery({ minimum: 0, maximum: MAX_MS, description: 'Least latency, milliseconds' })
@@ -86,13 +71,7 @@ export class LogFiltersQueryDto {
   @BooleanQuery('Only rows whose cost is unknown')
   missing_cost_only?: boolean;
 
-  @ApiPropertyOptional({
-    type: String,
-    description: 'Case-insensitive substring of the input or output text (at least 3 characters)',
-  })
-  @IsOptionalNonNull()
-  @IsString()
-  @MaxLength(256)
+  @SearchQuery('Case-insensitive substring of the input or output text (at least 3 characters)')
   content_search?: string;
 }
 

@@ -1,0 +1,99 @@
+import type { DataSource } from 'typeorm';
+
+/**
+ * SQL pieces shared by the log tables' readers (request logs, MCP tool logs): a WHERE clause with numbered
+ * parameters, literal LIKE patterns, histogram buckets and distinct-value walks over an index.
+ */
+
+/** `%`, `_` and `\` in a search term are literal (use with `ESCAPE '\'`). */
+export function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** A WHERE clause built part by part, its values as `$n` parameters. */
+export class SqlWhere {
+  readonly params: unknown[] = [];
+  private readonly parts: string[] = [];
+
+  add(sql: (param: string) => string, value: unknown): void {
+    this.params.push(value);
+    this.parts.push(sql(`$${this.params.length}`));
+  }
+
+  raw(sql: string): void {
+    this.parts.push(sql);
+  }
+
+  param(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  get sql(): string {
+    return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
+  }
+}
+
+/** Bucket widths a histogram may use, in seconds; the smallest giving at most MAX_BUCKETS buckets is chosen. */
+const BUCKET_SECONDS = [60, 300, 900, 1800, 3600, 10800, 21600, 43200, 86400, 604800, 2592000];
+const MAX_BUCKETS = 120;
+
+/** The bucket width for a range and the first bucket's start (a multiple of the width since the epoch). */
+export function histogramBuckets(start: Date, end: Date): { bucketSeconds: number; origin: Date } {
+  const span = (end.getTime() - start.getTime()) / 1000;
+  const bucketSeconds =
+    BUCKET_SECONDS.find((s) => span / s <= MAX_BUCKETS) ?? BUCKET_SECONDS[BUCKET_SECONDS.length - 1]!;
+  const origin = new Date(Math.floor(start.getTime() / (bucketSeconds * 1000)) * bucketSeconds * 1000);
+  return { bucketSeconds, origin };
+}
+
+/** Every bucket start from `origin` to `end`, with the row found for it (by bucket start) or undefined. */
+export function eachBucket<R extends Record<string, unknown>>(
+  origin: Date,
+  end: Date,
+  bucketSeconds: number,
+  rows: R[],
+): Array<[Date, R | undefined]> {
+  const byStart = new Map(rows.map((r) => [new Date(r['bucket'] as string | Date).getTime(), r]));
+  const out: Array<[Date, R | undefined]> = [];
+  for (let t = origin.getTime(); t <= end.getTime(); t += bucketSeconds * 1000) out.push([new Date(t), byStart.get(t)]);
+  return out;
+}
+
+/**
+ * Distinct non-null values of an indexed column: a recursive walk taking the next greater value each step (a skip
+ * scan over the column's index, never a full scan). `table` and `column` are trusted identifiers.
+ */
+export async function distinctValues(db: DataSource, table: string, column: string, max: number): Promise<string[]> {
+  const rows = await db.query<Array<{ v: string }>>(
+    `WITH RECURSIVE walk(v) AS (` +
+      `(SELECT ${column} FROM ${table} WHERE ${column} IS NOT NULL ORDER BY ${column} LIMIT 1) ` +
+      `UNION ALL SELECT (SELECT ${column} FROM ${table} WHERE ${column} > walk.v ORDER BY ${column} LIMIT 1) ` +
+      `FROM walk WHERE walk.v IS NOT NULL) SELECT v FROM walk WHERE v IS NOT NULL LIMIT ${max}`,
+  );
+  return rows.map((r) => r.v);
+}
+
+/** The latest name logged for each id (by the `(idColumn, timestamp)` index). Trusted identifiers. */
+export async function latestNames(
+  db: DataSource,
+  table: string,
+  ids: string[],
+  idColumn: string,
+  nameColumn: string,
+): Promise<Array<{ id: string; name: string | null }>> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<Array<{ id: string; name: string | null }>>(
+    `SELECT ids.id, (SELECT ${nameColumn} FROM ${table} WHERE ${idColumn} = ids.id ` +
+      `ORDER BY timestamp DESC LIMIT 1) AS name FROM unnest($1::varchar[]) AS ids(id)`,
+    [ids],
+  );
+  return rows.map((r) => ({ id: r.id, name: r.name }));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a path id can be a row's uuid (anything else is a 404 without a query). */
+export function isUuid(id: string): boolean {
+  return UUID.test(id);
+}

@@ -1,0 +1,92 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+export const MCP_LOG_STATUSES = ['processing', 'success', 'error'] as const;
+export type McpLogStatus = (typeof MCP_LOG_STATUSES)[number];
+
+/**
+ * One MCP tool call: written `processing` when the call starts, completed (`success` or `error`, latency, result or
+ * error, cost) when it ends. Every filter and sort of `/api/mcp-logs` has its index, all made by the migration
+ * (TypeORM cannot say INCLUDE, NULLS LAST, partial or trigram): the time index and each filter's (column, timestamp)
+ * index INCLUDE status, latency and cost so stats and histograms are index-only scans; latency and cost have one
+ * index per direction (unknown values last both ways); `content_search` is a trigram index over the arguments' and
+ * result's JSON text when `pg_trgm` exists.
+ */
+@Entity({ name: 'mcp_tool_logs' })
+@Index('idx_mcp_tool_logs_timestamp', { synchronize: false })
+@Index('idx_mcp_tool_logs_tool_name_timestamp', { synchronize: false })
+@Index('idx_mcp_tool_logs_server_label_timestamp', { synchronize: false })
+@Index('idx_mcp_tool_logs_status_timestamp', { synchronize: false })
+@Index('idx_mcp_tool_logs_virtual_key_timestamp', { synchronize: false })
+@Index('idx_mcp_tool_logs_llm_request_timestamp', { synchronize: false })
+@Index('idx_mcp_tool_logs_latency', { synchronize: false })
+@Index('idx_mcp_tool_logs_latency_desc', { synchronize: false })
+@Index('idx_mcp_tool_logs_cost', { synchronize: false })
+@Index('idx_mcp_tool_logs_cost_desc', { synchronize: false })
+@Index('idx_mcp_tool_logs_search_trgm', { synchronize: false })
+export class McpToolLogEntity {
+  @PrimaryColumn({ type: 'varchar', length: 128, primaryKeyConstraintName: 'pk_mcp_tool_logs' })
+  id: string;
+
+  /** The inference request that asked for the call (agent mode). */
+  @Column({ name: 'llm_request_id', type: 'varchar', length: 128, nullable: true })
+  llm_request_id: string | null;
+
+  @Column({ name: 'project_id', type: 'varchar', length: 64, nullable: true })
+  project_id: string | null;
+
+  @Column({ name: 'project_name', type: 'varchar', length: 255, nullable: true })
+  project_name: string | null;
+
+  /** When the call started. */
+  @Column({ type: 'timestamptz' })
+  timestamp: Date;
+
+  /** The exposed name (`<client>-<tool>`); empty on a row whose start was never written. */
+  @Column({ name: 'tool_name', type: 'varchar', length: 255 })
+  tool_name: string;
+
+  /** The MCP client's name. */
+  @Column({ name: 'server_label', type: 'varchar', length: 255 })
+  server_label: string;
+
+  @Column({ name: 'virtual_key_id', type: 'varchar', length: 64, nullable: true })
+  virtual_key_id: string | null;
+
+  @Column({ name: 'virtual_key_name', type: 'varchar', length: 255, nullable: true })
+  virtual_key_name: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  arguments: Record<string, unknown> | null;
+
+  /** The tool's result (a CallToolResult, or its content parsed); kept on `isError: true` results too. */
+  @Column({ type: 'jsonb', nullable: true })
+  result: unknown;
+
+  /** A GatewayError body. */
+  @Column({ name: 'error_details', type: 'jsonb', nullable: true })
+  error_details: Record<string, unknown> | null;
+
+  /** Milliseconds; null while processing. */
+  @Column({ type: 'double precision', nullable: true })
+  latency: number | null;
+
+  /** USD, on success only. */
+  @Column({ type: 'double precision', nullable: true })
+  cost: number | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: McpLogStatus;
+
+  @Column({ type: 'jsonb', nullable: true })
+  metadata: Record<string, string> | null;
+
+  @Column({ name: 'plugin_logs', type: 'text', nullable: true })
+  plugin_logs: string | null;
+
+  @Column({ name: 'redaction_mapping', type: 'jsonb', nullable: true })
+  redaction_mapping: { input: Record<string, unknown>; output: Record<string, unknown> } | null;
+
+  /** When the row was first appended. */
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  created_at: Date;
+}

@@ -1,0 +1,226 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import {
+  SqlWhere,
+  distinctValues,
+  eachBucket,
+  histogramBuckets,
+  latestNames,
+  likePattern,
+} from '../../../core/persistence/log-sql.js';
+import type { McpLogSortField } from './dto/mcp-logs-query.dto.js';
+import type { McpLogStatus, McpToolLogEntity } from './entities/mcp-tool-log.entity.js';
+import { McpToolLogStore } from './mcp-tool-log.store.js';
+
+/** Validated filters of `/api/mcp-logs` and its stats and histogram. */
+export interface McpLogFilters {
+  tool_names?: string[];
+  server_labels?: string[];
+  status?: McpLogStatus[];
+  virtual_key_ids?: string[];
+  llm_request_ids?: string[];
+  start_time?: Date;
+  end_time?: Date;
+  min_latency?: number;
+  max_latency?: number;
+  content_search?: string;
+}
+
+export interface McpLogStats {
+  total_executions: number;
+  success_rate: number;
+  average_latency: number;
+  total_cost: number;
+}
+
+/**
+ * What `content_search` reads: the arguments' and result's JSON text. The migration's trigram index is on exactly this
+ * expression (keep them equal, or the planner cannot use it).
+ */
+export const SEARCH_EXPRESSION = `(COALESCE(("arguments")::text, '') || ' ' || COALESCE(("result")::text, ''))`;
+
+const LIST_COLUMNS =
+  'id, llm_request_id, project_id, project_name, timestamp, tool_name, server_label, virtual_key_id, ' +
+  'virtual_key_name, arguments, result, error_details, latency, cost, status, metadata, plugin_logs, ' +
+  'redaction_mapping, created_at';
+
+/** Columns whose (column, timestamp) index holds only the rows with a value. */
+const PARTIAL_COLUMNS: ReadonlySet<string> = new Set(['llm_request_id']);
+
+const LIST_FILTERS: Array<[keyof McpLogFilters, string]> = [
+  ['tool_names', 'tool_name'],
+  ['server_labels', 'server_label'],
+  ['status', 'status'],
+  ['virtual_key_ids', 'virtual_key_id'],
+  ['llm_request_ids', 'llm_request_id'],
+];
+
+const DEFAULT_HISTOGRAM_RANGE_MS = 24 * 3600 * 1000;
+const MAX_FILTER_VALUES = 1000;
+
+function whereOf(f: McpLogFilters): SqlWhere {
+  const w = new SqlWhere();
+  for (const [key, column] of LIST_FILTERS) {
+    const values = f[key] as string[] | undefined;
+    if (!values?.length) continue;
+    const notNull = PARTIAL_COLUMNS.has(column) ? ` AND ${column} IS NOT NULL` : '';
+    w.add((p) => `${column} = ANY(${p}::varchar[])${notNull}`, values);
+  }
+  if (f.start_time) w.add((p) => `timestamp >= ${p}`, f.start_time);
+  if (f.end_time) w.add((p) => `timestamp <= ${p}`, f.end_time);
+  if (f.min_latency !== undefined) w.add((p) => `latency >= ${p}`, f.min_latency);
+  if (f.max_latency !== undefined) w.add((p) => `latency <= ${p}`, f.max_latency);
+  if (f.content_search) w.add((p) => `${SEARCH_EXPRESSION} ILIKE ${p} ESCAPE '\\'`, likePattern(f.content_search));
+  return w;
+}
+
+const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+const optionalNum = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** Reads tool logs with SQL built for the indexes of `mcp_tool_logs`; every read flushes the writer first. */
+@Injectable()
+export class McpToolLogQuery {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: McpToolLogStore,
+  ) {}
+
+  /** A page of rows and the count of every row the filters match. */
+  async list(
+    filters: McpLogFilters,
+    page: { limit: number; offset: number; sort_by: McpLogSortField; order: 'asc' | 'desc' },
+  ): Promise<{ rows: McpToolLogEntity[]; total: number }> {
+    await this.store.flush();
+    const where = whereOf(filters);
+    const direction = page.order === 'asc' ? 'ASC' : 'DESC';
+    // Unknown latency (processing) and cost sort last both ways (each direction has its index).
+    const nulls = page.sort_by === 'timestamp' ? '' : ' NULLS LAST';
+    const limit = where.param(page.limit);
+    const offset = where.param(page.offset);
+    const countWhere = whereOf(filters);
+    const [rows, counted] = await Promise.all([
+      this.db.query<McpToolLogEntity[]>(
+        `SELECT ${LIST_COLUMNS} FROM mcp_tool_logs ${where.sql} ` +
+          `ORDER BY ${page.sort_by} ${direction}${nulls}, id ${direction} LIMIT ${limit} OFFSET ${offset}`,
+        where.params,
+      ),
+      this.db.query<Array<{ n: unknown }>>(
+        `SELECT count(*) AS n FROM mcp_tool_logs ${countWhere.sql}`,
+        countWhere.params,
+      ),
+    ]);
+    return { rows: rows.map(normalizeRow), total: num(counted[0]?.n) };
+  }
+
+  async hasLogs(): Promise<boolean> {
+    await this.store.flush();
+    const rows = await this.db.query<Array<{ found: boolean }>>('SELECT EXISTS (SELECT 1 FROM mcp_tool_logs) AS found');
+    return rows[0]?.found === true;
+  }
+
+  /**
+   * Totals over the filters: every row counts in `total_executions`; `success_rate` (percent) is over finished calls
+   * (success and error, not processing); `average_latency` over rows with a latency; `total_cost` USD.
+   */
+  async stats(filters: McpLogFilters): Promise<McpLogStats> {
+    await this.store.flush();
+    const where = whereOf(filters);
+    const rows = await this.db.query<Array<Record<string, unknown>>>(
+      `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'success') AS success, ` +
+        `count(*) FILTER (WHERE status = 'error') AS error, avg(latency) AS latency, sum(cost) AS cost ` +
+        `FROM mcp_tool_logs ${where.sql}`,
+      where.params,
+    );
+    const r = rows[0] ?? {};
+    const finished = num(r.success) + num(r.error);
+    return {
+      total_executions: num(r.total),
+      success_rate: finished ? (num(r.success) / finished) * 100 : 0,
+      average_latency: num(r.latency),
+      total_cost: num(r.cost),
+    };
+  }
+
+  async get(id: string): Promise<McpToolLogEntity> {
+    await this.store.flush();
+    const rows = await this.db.query<McpToolLogEntity[]>(`SELECT ${LIST_COLUMNS} FROM mcp_tool_logs WHERE id = $1`, [
+      id,
+    ]);
+    const row = rows[0];
+    if (!row) throw GatewayException.notFound('log', `MCP tool log ${id.slice(0, 128)} not found`);
+    return normalizeRow(row);
+  }
+
+  /** Deletes rows by id; returns how many existed. */
+  async delete(ids: string[]): Promise<number> {
+    await this.store.flush();
+    const rows = await this.db.query<Array<{ n: unknown }>>(
+      'WITH gone AS (DELETE FROM mcp_tool_logs WHERE id = ANY($1::varchar[]) RETURNING 1) SELECT count(*) AS n FROM gone',
+      [ids],
+    );
+    return num(rows[0]?.n);
+  }
+
+  /** Calls per time bucket by status, over the filters (default range: the last 24 hours). */
+  async histogram(filters: McpLogFilters): Promise<{
+    start: Date;
+    end: Date;
+    bucketSeconds: number;
+    buckets: Array<{ timestamp: string; count: number; success: number; error: number; processing: number }>;
+  }> {
+    await this.store.flush();
+    const end = filters.end_time ?? new Date();
+    const start = filters.start_time ?? new Date(end.getTime() - DEFAULT_HISTOGRAM_RANGE_MS);
+    if (start > end) throw GatewayException.validation('start_time', 'start_time is after end_time');
+    const { bucketSeconds, origin } = histogramBuckets(start, end);
+    const where = whereOf({ ...filters, start_time: start, end_time: end });
+    const width = where.param(`${bucketSeconds} seconds`);
+    const from = where.param(origin);
+    const rows = await this.db.query<Array<Record<string, unknown>>>(
+      `SELECT date_bin(${width}::interval, timestamp, ${from}::timestamptz) AS bucket, count(*) AS count, ` +
+        `count(*) FILTER (WHERE status = 'success') AS success, count(*) FILTER (WHERE status = 'error') AS error, ` +
+        `count(*) FILTER (WHERE status = 'processing') AS processing ` +
+        `FROM mcp_tool_logs ${where.sql} GROUP BY 1 ORDER BY 1`,
+      where.params,
+    );
+    const buckets = eachBucket(origin, end, bucketSeconds, rows).map(([at, row]) => ({
+      timestamp: at.toISOString(),
+      count: num(row?.count),
+      success: num(row?.success),
+      error: num(row?.error),
+      processing: num(row?.processing),
+    }));
+    return { start, end, bucketSeconds, buckets };
+  }
+
+  /** Distinct tool names, server labels and virtual keys (skip scans over their indexes). */
+  async filterData(): Promise<{
+    tool_names: string[];
+    server_labels: string[];
+    virtual_keys: Array<{ id: string; name: string | null }>;
+  }> {
+    await this.store.flush();
+    const [tools, servers, vkIds] = await Promise.all(
+      ['tool_name', 'server_label', 'virtual_key_id'].map((c) =>
+        distinctValues(this.db, 'mcp_tool_logs', c, MAX_FILTER_VALUES),
+      ),
+    );
+    return {
+      // Rows whose start was never written have no name.
+      tool_names: tools!.filter(Boolean),
+      server_labels: servers!.filter(Boolean),
+      virtual_keys: await latestNames(this.db, 'mcp_tool_logs', vkIds!, 'virtual_key_id', 'virtual_key_name'),
+    };
+  }
+}
+
+/** Numbers as numbers and timestamps as dates, whichever driver read the row. */
+function normalizeRow(row: McpToolLogEntity): McpToolLogEntity {
+  row.latency = optionalNum(row.latency);
+  row.cost = optionalNum(row.cost);
+  row.timestamp = new Date(row.timestamp);
+  row.created_at = new Date(row.created_at);
+  return row;
+}
