@@ -180,6 +180,13 @@ describe("the gateway's MCP server (/mcp)", () => {
     expect(bad.status).toBe(401);
     const viaApiKey = await gw.http.post('/mcp', INIT, { headers: { ...MCP_HEADERS, 'x-api-key': keyB.value } });
     expect(viaApiKey.status, viaApiKey.text).toBe(200);
+    for (const body of [[], 'text', 42, null]) {
+      const res = await gw.http.post('/mcp', undefined, {
+        headers: { ...MCP_HEADERS, authorization: `Bearer ${keyA.value}`, 'content-type': 'application/json' },
+        rawBody: JSON.stringify(body),
+      });
+      expectError(res, 400, 'validation_failed', 'body');
+    }
     for (const method of ['GET', 'DELETE']) {
       for (const path of ['/mcp', '/mcp/alpha']) {
         const res = await gw.http.request(method, path, { headers: { authorization: `Bearer ${keyA.value}` } });

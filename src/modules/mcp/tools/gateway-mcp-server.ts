@@ -49,8 +49,18 @@ export class GatewayMcpServer {
     });
   }
 
-  /** Answers one POST: hijacks the Fastify reply and lets the SDK transport write it. */
+  /**
+   * Answers one POST: hijacks the Fastify reply and lets the SDK transport write it. A body that cannot be a JSON-RPC
+   * message or batch (not an object, or an empty or non-object array) is refused first with a GatewayError 400;
+   * everything else (Accept header, JSON-RPC shape, methods) the SDK answers with JSON-RPC errors.
+   */
   async handle(request: FastifyRequest, reply: FastifyReply, scope: Scope): Promise<void> {
+    if (!isJsonRpcPayload(request.body)) {
+      throw GatewayException.validation(
+        'body',
+        'The body must be a JSON-RPC 2.0 message (an object) or a batch of them',
+      );
+    }
     const server = this.serverFor(scope);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // After hijack() Fastify's onSend hooks no longer run: the headers they would add (x-request-id, CORS, security)
@@ -129,6 +139,14 @@ export class GatewayMcpServer {
       throw err;
     }
   }
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isJsonRpcPayload(body: unknown): boolean {
+  return isObject(body) || (Array.isArray(body) && body.length > 0 && body.every(isObject));
 }
 
 function toMcpTool(tool: ExposedTool, ownName: boolean): Tool {
