@@ -49,7 +49,9 @@ describe('POST /v1/mcp/tool/execute', () => {
   });
 
   it('format=chat (the default) answers a tool message, and logs the call with its price', async () => {
-    const res = await asA.post(EXECUTE, chatCall('tools-echo', { text: 'hi there' }));
+    const res = await asA.post(EXECUTE, chatCall('tools-echo', { text: 'hi there' }), {
+      headers: { 'x-gateway-log-meta-team': 'blue' },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ role: 'tool', content: 'hi there', tool_call_id: 'call_1' });
     const explicit = await asA.post(`${EXECUTE}?format=chat`, chatCall('legacy-add', { a: 2, b: 40 }, 'c2'));
@@ -65,6 +67,7 @@ describe('POST /v1/mcp/tool/execute', () => {
       status: 'success',
       cost: 0.5,
       arguments: { text: 'hi there' },
+      metadata: { team: 'blue' },
     });
     const add = await toolLogs(admin, { virtual_key_ids: keyA.id, tool_names: 'legacy-add' }, 1);
     expect(add[0]).toMatchObject({ server_label: 'legacy', status: 'success' });

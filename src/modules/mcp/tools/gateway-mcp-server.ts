@@ -15,13 +15,14 @@ import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { APP_VERSION } from '../../../core/version.js';
 import { exposedToolName, McpToolCatalog, McpToolExecutor, type ExposedTool, type McpCaller } from '../mcp-contract.js';
+import type { ResolvedCaller } from './mcp-caller.js';
 
 /** Most tools in one `tools/list` page; a longer list continues with `nextCursor`. */
 export const TOOLS_PAGE_SIZE = 100;
 
 /** What one `/mcp` request may reach: the caller's tools, or one client's (`/mcp/{client}`). */
 interface Scope {
-  caller: McpCaller;
+  caller: ResolvedCaller;
   /** Set on `/mcp/{client}`: only this client's tools, listed and called by their own (unprefixed) names. */
   client?: string;
 }
