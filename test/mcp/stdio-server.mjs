@@ -7,9 +7,13 @@ import { z } from 'zod';
 
 const server = new McpServer({ name: 'stdio-peer', version: '1.0.0' });
 const text = (t) => ({ content: [{ type: 'text', text: String(t) }] });
-server.registerTool('echo', { description: 'Echoes text', inputSchema: { text: z.string() } }, ({ text: t }) => text(t));
-server.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) =>
-  text(a + b),
+server.registerTool('echo', { description: 'Echoes text', inputSchema: { text: z.string() } }, ({ text: t }) =>
+  text(t),
+);
+server.registerTool(
+  'add',
+  { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } },
+  ({ a, b }) => text(a + b),
 );
 server.registerTool('fail', { description: 'Always fails' }, () => ({ ...text('this tool failed'), isError: true }));
 server.registerTool('slow', { description: 'Answers after ms', inputSchema: { ms: z.number() } }, async ({ ms }) => {

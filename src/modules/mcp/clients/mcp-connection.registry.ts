@@ -85,7 +85,7 @@ export class McpConnectionRegistry
     this.unsubscribe?.();
     const all = [...this.clients.values()];
     this.clients.clear();
-    await Promise.all(all.map((r) => r.connection?.close()));
+    await Promise.all(all.map((r) => (r.connection ? r.connection.close() : Promise.resolve())));
     await this.fetcher.close();
   }
 

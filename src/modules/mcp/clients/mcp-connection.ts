@@ -309,7 +309,7 @@ async function listTools(client: Client, timeoutMs: number): Promise<McpToolDefi
       tools.push({
         name: t.name,
         ...(t.description !== undefined ? { description: t.description } : {}),
-        inputSchema: t.inputSchema as Record<string, unknown>,
+        inputSchema: t.inputSchema,
       });
     }
     cursor = result.nextCursor;

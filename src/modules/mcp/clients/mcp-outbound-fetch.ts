@@ -54,7 +54,7 @@ export class PolicyFetch {
       redirect: init?.redirect ?? 'error',
       dispatcher: this.agent,
     });
-    return response as unknown as Response;
+    return response;
   };
 
   close(): Promise<void> {
