@@ -17,6 +17,8 @@
 //   to ~0.2 %), an order number `ORD-nnnnn` in 20 % of rows (each number in ~2 rows per million: the rare term) and
 //   polite filler ("please" in ~17 % of rows: the common term), and an answer; `search_text` is both.
 
+import { bulkSeed } from './bulk-seed.mjs';
+
 export const PROVIDERS = [
   'openai',
   'anthropic',
@@ -159,37 +161,6 @@ FROM v`;
  * Seeds `rows` rows in batches of `batch` on `client` (a pg.Client on the gateway's database, schema migrated).
  * Returns the timings `{ dropMs, insertMs, indexMs, vacuumMs }`; `log` gets a progress line per batch.
  */
-export async function seedRequestLogs(client, { rows, batch = 100_000, days = 30, log = () => {} }) {
-  const timings = {};
-  let t = performance.now();
-  await client.query(`SET maintenance_work_mem = '256MB'`);
-  await client.query(`SELECT setseed(0.42)`);
-  const { rows: indexes } = await client.query(
-    `SELECT i.indexname, i.indexdef FROM pg_indexes i
-     JOIN pg_class c ON c.relname = i.indexname
-     WHERE i.schemaname = 'public' AND i.tablename IN ('request_logs', 'request_log_contents')
-       AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = c.oid)`,
-  );
-  for (const { indexname } of indexes) await client.query(`DROP INDEX "${indexname}"`);
-  timings.dropMs = performance.now() - t;
-
-  t = performance.now();
-  const sql = batchSql(days);
-  for (let from = 1; from <= rows; from += batch) {
-    const to = Math.min(rows, from + batch - 1);
-    await client.query(sql, [from, to, rows]);
-    log(`  seeded ${to.toLocaleString('en-US')} / ${rows.toLocaleString('en-US')} rows`);
-  }
-  timings.insertMs = performance.now() - t;
-
-  t = performance.now();
-  for (const { indexdef } of indexes) await client.query(indexdef);
-  timings.indexMs = performance.now() - t;
-  log(`  rebuilt ${indexes.length} indexes`);
-
-  t = performance.now();
-  await client.query('VACUUM (ANALYZE) request_logs');
-  await client.query('VACUUM (ANALYZE) request_log_contents');
-  timings.vacuumMs = performance.now() - t;
-  return timings;
+export function seedRequestLogs(client, { rows, batch = 100_000, days = 30, log = () => {} }) {
+  return bulkSeed(client, { tables: ['request_logs', 'request_log_contents'], sql: batchSql(days), rows, batch, log });
 }

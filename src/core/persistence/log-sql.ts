@@ -24,6 +24,18 @@ export class SqlWhere {
     this.parts.push(sql);
   }
 
+  /** `column = ANY(values)` when there are values; `partial` adds `IS NOT NULL` so a partial index serves it. */
+  inList(column: string, values: readonly string[] | undefined, partial = false): void {
+    if (!values?.length) return;
+    this.add((p) => `${column} = ANY(${p}::varchar[])${partial ? ` AND ${column} IS NOT NULL` : ''}`, values);
+  }
+
+  /** `column >= min` and `column <= max`, each when given. */
+  between(column: string, min: unknown, max: unknown): void {
+    if (min !== undefined && min !== null) this.add((p) => `${column} >= ${p}`, min);
+    if (max !== undefined && max !== null) this.add((p) => `${column} <= ${p}`, max);
+  }
+
   param(value: unknown): string {
     this.params.push(value);
     return `$${this.params.length}`;
@@ -97,3 +109,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(id: string): boolean {
   return UUID.test(id);
 }
+
+/** A numeric column as the drivers return it (numbers, or text for bigint and numeric): a number, 0 for NULL. */
+export const sqlNumber = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+
+/** A numeric column as a number, NULL kept. */
+export const sqlOptionalNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));

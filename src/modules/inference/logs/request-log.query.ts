@@ -10,6 +10,8 @@ import {
   isUuid,
   latestNames,
   likePattern,
+  sqlNumber,
+  sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
 import type { LogSortField } from './dto/logs-query.dto.js';
 import type { RequestLogContentEntity } from './entities/request-log-content.entity.js';
@@ -84,21 +86,14 @@ const MAX_FILTER_VALUES = 1000;
 
 function whereOf(f: LogFilters): SqlWhere {
   const w = new SqlWhere();
+  // IS NOT NULL lets the planner use the partial indexes of the mostly empty columns whatever the parameter.
   for (const [key, column] of LIST_FILTERS) {
-    const values = f[key] as string[] | undefined;
-    if (!values?.length) continue;
-    // IS NOT NULL lets the planner use the partial indexes of the mostly empty columns whatever the parameter.
-    const notNull = MOSTLY_EMPTY_COLUMNS.has(column) ? ` AND ${column} IS NOT NULL` : '';
-    w.add((p) => `${column} = ANY(${p}::varchar[])${notNull}`, values);
+    w.inList(column, f[key] as string[] | undefined, MOSTLY_EMPTY_COLUMNS.has(column));
   }
-  if (f.start_time) w.add((p) => `timestamp >= ${p}`, f.start_time);
-  if (f.end_time) w.add((p) => `timestamp <= ${p}`, f.end_time);
-  if (f.min_latency !== undefined) w.add((p) => `latency >= ${p}`, f.min_latency);
-  if (f.max_latency !== undefined) w.add((p) => `latency <= ${p}`, f.max_latency);
-  if (f.min_tokens !== undefined) w.add((p) => `total_tokens >= ${p}`, f.min_tokens);
-  if (f.max_tokens !== undefined) w.add((p) => `total_tokens <= ${p}`, f.max_tokens);
-  if (f.min_cost !== undefined) w.add((p) => `cost >= ${p}`, f.min_cost);
-  if (f.max_cost !== undefined) w.add((p) => `cost <= ${p}`, f.max_cost);
+  w.between('timestamp', f.start_time, f.end_time);
+  w.between('latency', f.min_latency, f.max_latency);
+  w.between('total_tokens', f.min_tokens, f.max_tokens);
+  w.between('cost', f.min_cost, f.max_cost);
   if (f.missing_cost_only) w.raw('cost IS NULL');
   if (f.content_search) {
     // A content row carries its log's timestamp: bounding the search by the time range too lets the planner read
@@ -111,8 +106,8 @@ function whereOf(f: LogFilters): SqlWhere {
   return w;
 }
 
-const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
-const optionalNum = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const num = sqlNumber;
+const optionalNum = sqlOptionalNumber;
 
 /**
  * Reads request logs with SQL built for the indexes of `request_logs` (one per filter and sort). Every read flushes

@@ -9,6 +9,8 @@ import {
   histogramBuckets,
   latestNames,
   likePattern,
+  sqlNumber,
+  sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
 import type { McpLogSortField } from './dto/mcp-logs-query.dto.js';
 import type { McpLogStatus, McpToolLogEntity } from './entities/mcp-tool-log.entity.js';
@@ -62,22 +64,16 @@ const MAX_FILTER_VALUES = 1000;
 
 function whereOf(f: McpLogFilters): SqlWhere {
   const w = new SqlWhere();
-  for (const [key, column] of LIST_FILTERS) {
-    const values = f[key] as string[] | undefined;
-    if (!values?.length) continue;
-    const notNull = PARTIAL_COLUMNS.has(column) ? ` AND ${column} IS NOT NULL` : '';
-    w.add((p) => `${column} = ANY(${p}::varchar[])${notNull}`, values);
-  }
-  if (f.start_time) w.add((p) => `timestamp >= ${p}`, f.start_time);
-  if (f.end_time) w.add((p) => `timestamp <= ${p}`, f.end_time);
-  if (f.min_latency !== undefined) w.add((p) => `latency >= ${p}`, f.min_latency);
-  if (f.max_latency !== undefined) w.add((p) => `latency <= ${p}`, f.max_latency);
+  for (const [key, column] of LIST_FILTERS)
+    w.inList(column, f[key] as string[] | undefined, PARTIAL_COLUMNS.has(column));
+  w.between('timestamp', f.start_time, f.end_time);
+  w.between('latency', f.min_latency, f.max_latency);
   if (f.content_search) w.add((p) => `${SEARCH_EXPRESSION} ILIKE ${p} ESCAPE '\\'`, likePattern(f.content_search));
   return w;
 }
 
-const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
-const optionalNum = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const num = sqlNumber;
+const optionalNum = sqlOptionalNumber;
 
 /** Reads tool logs with SQL built for the indexes of `mcp_tool_logs`; every read flushes the writer first. */
 @Injectable()

@@ -44,7 +44,7 @@ const ON_CONFLICT =
 /** The same rule in memory, for a start and its end waiting in one batch. */
 function merge(waiting: ObjectLiteral, incoming: ObjectLiteral): void {
   const columns = incoming.status === 'processing' ? START_COLUMNS : END_COLUMNS;
-  for (const column of columns) waiting[column] = incoming[column];
+  for (const column of columns) waiting[column] = incoming[column] as unknown;
 }
 
 /**
