@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -19,6 +20,12 @@ import type { ResolvedCaller } from './mcp-caller.js';
 
 /** Most tools in one `tools/list` page; a longer list continues with `nextCursor`. */
 export const TOOLS_PAGE_SIZE = 100;
+
+/**
+ * One JSON-schema validator for every per-request `Server` (the SDK builds an Ajv instance per Server otherwise, a
+ * measurable share of a call; this server never elicits, which is what it validates).
+ */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** What one `/mcp` request may reach: the caller's tools, or one client's (`/mcp/{client}`). */
 interface Scope {
@@ -86,6 +93,7 @@ export class GatewayMcpServer {
       { name: 'ai-gateway', version: APP_VERSION },
       {
         capabilities: { tools: { listChanged: false } },
+        jsonSchemaValidator: SCHEMA_VALIDATOR,
         instructions: scope.client
           ? `Tools of the MCP client '${scope.client}', through the AI gateway.`
           : 'Tools of the MCP clients this caller may use, named <client>-<tool>, through the AI gateway.',
