@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -12,7 +12,9 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
+import { LOGGER } from '../../../core/logging/logging.module.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { APP_VERSION } from '../../../core/version.js';
 import { exposedToolName, McpToolCatalog, McpToolExecutor, type ExposedTool, type McpCaller } from '../mcp-contract.js';
@@ -44,6 +46,7 @@ export class GatewayMcpServer {
   constructor(
     private readonly catalog: McpToolCatalog,
     private readonly executor: McpToolExecutor,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** 403 when the caller may use no tool of `client` (unknown, not granted, not connected, or nothing to execute). */
@@ -84,8 +87,19 @@ export class GatewayMcpServer {
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, raw, request.body);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, raw, request.body);
+    } catch (err) {
+      // Past hijack() the global filter cannot answer: the GatewayError is written here (500, no internals).
+      const { status, body } = toErrorResponse(err);
+      this.logger.error({ err, event_id: body.event_id, request_id: request.id }, 'MCP server request failed');
+      if (raw.headersSent) {
+        raw.destroy();
+        return;
+      }
+      raw.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+    }
   }
 
   private serverFor(scope: Scope): Server {
