@@ -34,6 +34,13 @@ describe('POST /v1/mcp/tool/execute', () => {
       tool_pricing: { echo: 0.5 },
     });
     await createMcpClient(admin, {
+      name: 'hasty',
+      connection_string: http.url,
+      tools_to_execute: ['slow'],
+      tool_execution_timeout: 1,
+      vk_configs: [{ virtual_key_id: keyA.id }],
+    });
+    await createMcpClient(admin, {
       name: 'legacy',
       connection_type: 'sse',
       connection_string: sse.url,
@@ -92,6 +99,20 @@ describe('POST /v1/mcp/tool/execute', () => {
     const rows = await toolLogs(admin, { virtual_key_ids: keyA.id, tool_names: 'tools-fail' }, 1);
     expect(rows[0]).toMatchObject({ status: 'error', server_label: 'tools' });
     expect(rows[0].cost ?? 0).toBe(0);
+  });
+
+  it('a tool that does not answer within the client timeout answers 200 saying so (logged: upstream_timeout)', async () => {
+    const res = await asA.post(`${EXECUTE}?format=responses`, {
+      call_id: 'slow_1',
+      name: 'hasty-slow',
+      arguments: '{"ms":3000}',
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ type: 'function_call_output', call_id: 'slow_1' });
+    expect(res.body.output).toMatch(/timed out after 1000 ms/);
+    const rows = await toolLogs(admin, { virtual_key_ids: keyA.id, tool_names: 'hasty-slow' }, 1);
+    expect(rows[0]).toMatchObject({ status: 'error', server_label: 'hasty' });
+    expect(rows[0].error_details.error.code).toBe('upstream_timeout');
   });
 
   it('a tool outside the key allow-list, or unknown, is 403 tool_blocked (policy_tool_blocked), not logged', async () => {
