@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { runBench } from './lib/cleanup.mjs';
 import { manage, startGateway } from './lib/gateway.mjs';
-import { chatBody, cpuMs, isChatCompletion, spawnSimulator, wireGateway } from './lib/inference.mjs';
+import { chatBody, sideBySide, isChatCompletion, spawnSimulator, wireGateway } from './lib/inference.mjs';
 import { runLoad } from './lib/load.mjs';
 import { machineLine } from './lib/report.mjs';
 import { createScratchScaleOut, scaleOutRequested } from './lib/scale-out.mjs';
@@ -80,29 +80,8 @@ await runBench(
     if (probe.headers.get('x-gateway-routing-info-is-fallback')) throw new Error('the primary should serve');
     const listed = await manage(withPolicies.gw, 'GET', '/api/circuit-breaker/policies');
     if (listed.count !== policyCount) throw new Error(`expected ${policyCount} policies, got ${listed.count}`);
-    for (const v of variants) {
-      await load(v, 3000);
-      Object.assign(v, { cpu: 0, requests: 0, rps: [] });
-    }
     console.log(`unary chat completions, ${connections} connections, ${rounds} x ${seconds} s`);
-    for (let round = 0; round < rounds; round++) {
-      for (const v of round % 2 ? [...variants].reverse() : variants) {
-        const before = cpuMs(v.gw.pid);
-        const r = await load(v, seconds * 1000);
-        const cpu = cpuMs(v.gw.pid) - before;
-        if (r.errors || r.bad) throw new Error(`${v.name}: ${r.errors} errors, ${r.bad} refused (${r.firstBad})`);
-        v.cpu += cpu;
-        v.requests += r.requests;
-        v.rps.push(r.rps);
-        console.log(
-          `  round ${round + 1} ${v.name}: ${r.rps.toFixed(0)} req/s, CPU ${(cpu / r.requests).toFixed(3)} ms/req`,
-        );
-      }
-    }
-    const [on, off] = variants.map((v) => ({
-      rps: v.rps.reduce((a, b) => a + b, 0) / v.rps.length,
-      cpu: v.cpu / v.requests,
-    }));
+    const [on, off] = await sideBySide(variants, { rounds, seconds, load });
     console.log(
       `\n| at ${connections} connections | ${policyCount} policies req/s | no policies req/s | policies / none | CPU per request, policies / none |`,
     );

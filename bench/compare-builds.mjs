@@ -54,7 +54,9 @@ await runBench(
         durationMs: ms,
       });
     for (const build of builds) await load(build, 3000);
-    console.log(`${stream ? 'streaming' : 'unary'} chat completions, ${connections} connections, ${rounds} x ${seconds} s`);
+    console.log(
+      `${stream ? 'streaming' : 'unary'} chat completions, ${connections} connections, ${rounds} x ${seconds} s`,
+    );
     for (let round = 0; round < rounds; round++) {
       for (const build of round % 2 ? [...builds].reverse() : builds) {
         const before = cpuMs(build.gw.pid);

@@ -12,7 +12,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBench } from './lib/cleanup.mjs';
 import { manage, startGateway } from './lib/gateway.mjs';
-import { chatBody, cpuMs, isChatCompletion, isCompleteStream, spawnSimulator, wireGateway } from './lib/inference.mjs';
+import {
+  chatBody,
+  sideBySide,
+  isChatCompletion,
+  isCompleteStream,
+  spawnSimulator,
+  wireGateway,
+} from './lib/inference.mjs';
 import { runLoad } from './lib/load.mjs';
 import { machineLine } from './lib/report.mjs';
 import { createScratchScaleOut, scaleOutRequested } from './lib/scale-out.mjs';
@@ -64,32 +71,9 @@ await runBench(
         v.served = (v.served ?? 0) + r.requests + r.errors;
         return r;
       };
-      for (const v of variants) {
-        await load(v, 3000);
-        v.cpu = 0;
-        v.requests = 0;
-        v.rps = [];
-      }
       const kind = stream ? 'streaming' : 'unary';
       console.log(`${kind} chat completions, ${connections} connections, ${rounds} x ${seconds} s`);
-      for (let round = 0; round < rounds; round++) {
-        for (const v of round % 2 ? [...variants].reverse() : variants) {
-          const before = cpuMs(v.gw.pid);
-          const r = await load(v, seconds * 1000);
-          const cpu = cpuMs(v.gw.pid) - before;
-          if (r.errors || r.bad) throw new Error(`${v.name}: ${r.errors} errors, ${r.bad} refused (${r.firstBad})`);
-          v.cpu += cpu;
-          v.requests += r.requests;
-          v.rps.push(r.rps);
-          console.log(
-            `  round ${round + 1} ${v.name}: ${r.rps.toFixed(0)} req/s, CPU ${(cpu / r.requests).toFixed(3)} ms/req`,
-          );
-        }
-      }
-      const [on, off] = variants.map((v) => ({
-        rps: v.rps.reduce((a, b) => a + b, 0) / v.rps.length,
-        cpu: v.cpu / v.requests,
-      }));
+      const [on, off] = await sideBySide(variants, { rounds, seconds, load });
       const share = on.rps / off.rps;
       console.log(
         `${kind}: logs on ${on.rps.toFixed(0)} req/s (${on.cpu.toFixed(3)} ms CPU/req), ` +

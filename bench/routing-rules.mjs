@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { runBench } from './lib/cleanup.mjs';
 import { manage, startGateway } from './lib/gateway.mjs';
-import { chatBody, cpuMs, isChatCompletion, spawnSimulator, wireGateway } from './lib/inference.mjs';
+import { chatBody, sideBySide, isChatCompletion, spawnSimulator, wireGateway } from './lib/inference.mjs';
 import { runLoad } from './lib/load.mjs';
 import { machineLine } from './lib/report.mjs';
 import { createScratchScaleOut, scaleOutRequested } from './lib/scale-out.mjs';
@@ -85,29 +85,8 @@ await runBench(
     const rule = probe.headers.get('x-gateway-routing-info-routing-rule-name');
     if (ruleCount > 0 && rule !== `rule-${ruleCount - 1}`)
       throw new Error(`expected the last rule to match, got ${rule}`);
-    for (const v of variants) {
-      await load(v, 3000);
-      Object.assign(v, { cpu: 0, requests: 0, rps: [] });
-    }
     console.log(`unary chat completions, ${connections} connections, ${rounds} x ${seconds} s`);
-    for (let round = 0; round < rounds; round++) {
-      for (const v of round % 2 ? [...variants].reverse() : variants) {
-        const before = cpuMs(v.gw.pid);
-        const r = await load(v, seconds * 1000);
-        const cpu = cpuMs(v.gw.pid) - before;
-        if (r.errors || r.bad) throw new Error(`${v.name}: ${r.errors} errors, ${r.bad} refused (${r.firstBad})`);
-        v.cpu += cpu;
-        v.requests += r.requests;
-        v.rps.push(r.rps);
-        console.log(
-          `  round ${round + 1} ${v.name}: ${r.rps.toFixed(0)} req/s, CPU ${(cpu / r.requests).toFixed(3)} ms/req`,
-        );
-      }
-    }
-    const [on, off] = variants.map((v) => ({
-      rps: v.rps.reduce((a, b) => a + b, 0) / v.rps.length,
-      cpu: v.cpu / v.requests,
-    }));
+    const [on, off] = await sideBySide(variants, { rounds, seconds, load });
     console.log(
       `\n| at ${connections} connections | ${ruleCount} rules req/s | no rules req/s | rules / none | CPU per request, rules / none |`,
     );

@@ -160,3 +160,31 @@ export function cpuMs(pid) {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
+
+/**
+ * Gateways side by side under one load: a 3 s warm-up of each, then `rounds` rounds of `seconds` each, the order
+ * reversed every other round so machine noise hits all alike. Each round prints req/s and the CPU the serving gateway
+ * spent per request (its own process); any error or refused answer aborts. Resolves, per variant in order, to its mean
+ * req/s and CPU ms per request.
+ */
+export async function sideBySide(variants, { rounds, seconds, load }) {
+  for (const v of variants) await load(v, 3000);
+  const totals = variants.map(() => ({ cpu: 0, requests: 0, rps: [] }));
+  for (let round = 0; round < rounds; round++) {
+    const order = variants.map((_, i) => i);
+    for (const i of round % 2 ? order.reverse() : order) {
+      const v = variants[i];
+      const before = cpuMs(v.gw.pid);
+      const r = await load(v, seconds * 1000);
+      const cpu = cpuMs(v.gw.pid) - before;
+      if (r.errors || r.bad) throw new Error(`${v.name}: ${r.errors} errors, ${r.bad} refused (${r.firstBad})`);
+      totals[i].cpu += cpu;
+      totals[i].requests += r.requests;
+      totals[i].rps.push(r.rps);
+      console.log(
+        `  round ${round + 1} ${v.name}: ${r.rps.toFixed(0)} req/s, CPU ${(cpu / r.requests).toFixed(3)} ms/req`,
+      );
+    }
+  }
+  return totals.map((t) => ({ rps: t.rps.reduce((a, b) => a + b, 0) / t.rps.length, cpu: t.cpu / t.requests }));
+}

@@ -19,10 +19,9 @@ import type { RequestLogEntity } from './entities/request-log.entity.js';
 import { inputOf, searchTextOf } from './log-content.js';
 import { RequestLogStore } from './request-log.store.js';
 import { StreamCapture } from './stream-capture.js';
+import { logMetadataOf } from '../../../core/http/log-metadata.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MAX_METADATA_ENTRIES = 32;
-const MAX_METADATA_VALUE_CHARS = 1024;
 
 const EMPTY_CONTENT = {
   search_text: null,
@@ -102,7 +101,7 @@ export class RequestLogRecorder {
       startedAt: Date.now() - (performance.now() - started),
       startedPerf: started,
       virtualKey: vk ? { id: vk.id, name: vk.name, team_id: vk.team_id, customer_id: vk.customer_id } : undefined,
-      metadata: this.metadataOf(request),
+      metadata: logMetadataOf(request.headers, this.metadataPrefix) ?? null,
       capture: stream && this.captureContent ? new StreamCapture(this.maxContent) : undefined,
       captureRaw: this.captureRaw,
     };
@@ -288,22 +287,5 @@ export class RequestLogRecorder {
       raw_request: rawRequest,
       raw_response: rawResponse,
     };
-  }
-
-  /** Request headers under the metadata prefix (prefix removed), and the caller's own `x-request-id`. */
-  private metadataOf(request: FastifyRequest): Record<string, string> | null {
-    let out: Record<string, string> | null = null;
-    let count = 0;
-    for (const name in request.headers) {
-      const own = name === 'x-request-id';
-      if (!own && !name.startsWith(this.metadataPrefix)) continue;
-      const raw = request.headers[name];
-      const value = Array.isArray(raw) ? raw.join(', ') : raw;
-      if (value === undefined) continue;
-      out ??= {};
-      out[own ? 'x-request-id' : name.slice(this.metadataPrefix.length)] = value.slice(0, MAX_METADATA_VALUE_CHARS);
-      if (++count >= MAX_METADATA_ENTRIES) break;
-    }
-    return out;
   }
 }

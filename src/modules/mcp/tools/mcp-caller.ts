@@ -3,9 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { McpCaller } from '../mcp-contract.js';
-
-const MAX_METADATA_ENTRIES = 32;
-const MAX_METADATA_VALUE_CHARS = 1024;
+import { logMetadataOf } from '../../../core/http/log-metadata.js';
 
 /** The caller and what its tool log rows carry as `metadata`. */
 export interface ResolvedCaller extends McpCaller {
@@ -28,7 +26,7 @@ export class McpCallerResolver {
 
   of(request: FastifyRequest): ResolvedCaller {
     const key = request.principal?.virtualKey;
-    const metadata = this.metadataOf(request);
+    const metadata = logMetadataOf(request.headers, this.metadataPrefix);
     if (key) return { virtualKey: { id: key.id, name: key.name }, metadata };
     if (this.config.inference.require_virtual_key) {
       throw GatewayException.unauthorized(
@@ -37,25 +35,5 @@ export class McpCallerResolver {
       );
     }
     return { metadata };
-  }
-
-  /**
-   * As for request logs: headers under `logs.metadata_header_prefix` (prefix removed) and the caller's own
-   * `x-request-id`; undefined when there are none.
-   */
-  private metadataOf(request: FastifyRequest): Record<string, string> | undefined {
-    let out: Record<string, string> | undefined;
-    let count = 0;
-    for (const name in request.headers) {
-      const own = name === 'x-request-id';
-      if (!own && !name.startsWith(this.metadataPrefix)) continue;
-      const raw = request.headers[name];
-      const value = Array.isArray(raw) ? raw.join(', ') : raw;
-      if (value === undefined) continue;
-      out ??= {};
-      out[own ? 'x-request-id' : name.slice(this.metadataPrefix.length)] = value.slice(0, MAX_METADATA_VALUE_CHARS);
-      if (++count >= MAX_METADATA_ENTRIES) break;
-    }
-    return out;
   }
 }
