@@ -63,8 +63,14 @@ describe.skipIf(!TEST_REDIS_URL)('circuit breakers with Redis down', () => {
     expect(diverted.headers.get('x-gateway-routing-info-provider')).toBe('anthropic');
     expect(s.sim.requests({ family: 'openai' })).toHaveLength(1);
 
-    // Management authenticates through the shared login counters, so it waits for Redis: the rest is read once it
-    // is back. The circuit opened meanwhile is written to Redis at the next resync (on reconnection, or within 5 s).
+    // Management authenticates through the shared login counters: with Redis cut it is refused within the counter
+    // timeout (503), never left hanging; the rest is read once Redis is back. The circuit opened meanwhile is written
+    // to Redis at the next resync (on reconnection, or within 5 s).
+    const askedAt = Date.now();
+    const refused = await s.admin.get('/api/circuit-breaker/state');
+    expect(Date.now() - askedAt).toBeLessThan(2_000);
+    expect(refused.status, refused.text).toBe(503);
+    expect(refused.body.error.code).toBe('service_unavailable');
     proxy.restore();
     await eventually(async () => (await s.gw.http.get('/health')).status === 200);
     await eventually(async () => {

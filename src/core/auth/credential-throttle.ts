@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { parseDuration } from '../config/duration.js';
+import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayException } from '../errors/gateway.exception.js';
 import { CounterStore, type CounterWindow } from '../redis/counter.store.js';
 import { sha256Hex } from './credentials.util.js';
@@ -35,9 +37,12 @@ export interface CredentialAttempt {
 @Injectable()
 export class CredentialThrottle {
   private readonly counters: CounterStore;
+  /** `governance.counter_timeout`: a check never waits longer on counters that do not answer (Redis cut). */
+  private readonly timeoutMs: number;
 
-  constructor(counters: CounterStore) {
+  constructor(counters: CounterStore, config: GatewayConfig) {
     this.counters = counters.scoped('login-failures');
+    this.timeoutMs = parseDuration(config.governance.counter_timeout) ?? 500;
   }
 
   private static accountKey(account: string): string {
@@ -53,12 +58,14 @@ export class CredentialThrottle {
   /** Admits one attempt, or throws 429 `login_throttled` with Retry-After. */
   async attempt(account: string, address: string): Promise<CredentialAttempt> {
     const accountKey = CredentialThrottle.accountKey(account);
-    const result = await this.counters.reserve(
-      [
-        { key: accountKey, amount: 1, limit: MAX_FAILURES_PER_ACCOUNT, window: WINDOW },
-        { key: `addr:${address}`, amount: 1, limit: MAX_FAILURES_PER_ADDRESS, window: WINDOW },
-      ],
-      ATTEMPT_HOLD_MS,
+    const result = await this.bounded(
+      this.counters.reserve(
+        [
+          { key: accountKey, amount: 1, limit: MAX_FAILURES_PER_ACCOUNT, window: WINDOW },
+          { key: `addr:${address}`, amount: 1, limit: MAX_FAILURES_PER_ADDRESS, window: WINDOW },
+        ],
+        ATTEMPT_HOLD_MS,
+      ),
     );
     if (!result.ok) {
       // Full only of attempts still being checked, the place frees in a moment: a second is the honest hint.
@@ -71,14 +78,14 @@ export class CredentialThrottle {
     const { reservationId } = result;
     return {
       succeeded: async () => {
-        await this.counters.release(reservationId);
-        await this.counters.reset(accountKey);
+        await this.bounded(this.counters.release(reservationId));
+        await this.bounded(this.counters.reset(accountKey));
       },
       failed: async () => {
-        await this.counters.commit(reservationId);
+        await this.bounded(this.counters.commit(reservationId));
       },
       abandoned: async () => {
-        await this.counters.release(reservationId);
+        await this.bounded(this.counters.release(reservationId));
       },
     };
   }
@@ -95,5 +102,30 @@ export class CredentialThrottle {
     }
     await (ok ? attempt.succeeded() : attempt.failed());
     return ok;
+  }
+
+  /**
+   * A counter call that answers within the timeout or fails the check: 503, never a request left hanging on Redis
+   * (an attempt reserved before the cut lapses on its own after its hold).
+   */
+  private async bounded<T>(call: Promise<T>): Promise<T> {
+    if (this.counters.kind === 'memory') return call;
+    call.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out')), this.timeoutMs);
+    });
+    try {
+      return await Promise.race([call, timeout]);
+    } catch (err) {
+      throw new GatewayException(
+        503,
+        'service_unavailable',
+        'Credentials cannot be checked now: the shared login counters do not answer',
+        { reason: 'gateway_internal', cause: err },
+      );
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
