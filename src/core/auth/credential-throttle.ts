@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { withTimeout } from '../clock/with-timeout.js';
 import { parseDuration } from '../config/duration.js';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayException } from '../errors/gateway.exception.js';
@@ -110,13 +111,8 @@ export class CredentialThrottle {
    */
   private async bounded<T>(call: Promise<T>): Promise<T> {
     if (this.counters.kind === 'memory') return call;
-    call.catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timed out')), this.timeoutMs);
-    });
     try {
-      return await Promise.race([call, timeout]);
+      return await withTimeout(call, this.timeoutMs, 'login counters');
     } catch (err) {
       throw new GatewayException(
         503,
@@ -124,8 +120,6 @@ export class CredentialThrottle {
         'Credentials cannot be checked now: the shared login counters do not answer',
         { reason: 'gateway_internal', cause: err },
       );
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { withTimeout } from '../clock/with-timeout.js';
 import { droppedLogLines } from '../logging/logger.js';
 import { LOGGER } from '../logging/logging.module.js';
 import type { QueueDepth } from '../queue/queue-driver.js';
@@ -11,14 +12,6 @@ export type AppendLogDropReason = 'buffer_full' | 'write_failed';
 export const APPEND_LOG_DROP_REASONS: readonly AppendLogDropReason[] = ['buffer_full', 'write_failed'];
 /** A scrape waits this long for the queue depth before answering without it. */
 const QUEUE_DEPTH_TIMEOUT_MS = 1000;
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /** Prometheus metrics of this process. One registry per application instance (tests run several). */
 @Injectable()

@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import type { Logger } from 'pino';
 import { Counter } from 'prom-client';
 import { Clock } from '../../core/clock/clock.js';
+import { withTimeout } from '../../core/clock/with-timeout.js';
 import { parseDuration } from '../../core/config/duration.js';
 import { GatewayConfig } from '../../core/config/gateway-config.js';
 import { LOGGER } from '../../core/logging/logging.module.js';
@@ -177,18 +178,8 @@ export class CircuitStates implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** A Redis call bounded by `governance.counter_timeout`: a request never waits on a Redis that does not answer. */
-  private async bounded<T>(call: Promise<T>): Promise<T> {
-    if (this.store.kind === 'memory') return call;
-    call.catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('circuit state call timed out')), this.timeoutMs);
-    });
-    try {
-      return await Promise.race([call, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+  private bounded<T>(call: Promise<T>): Promise<T> {
+    return this.store.kind === 'memory' ? call : withTimeout(call, this.timeoutMs, 'circuit state');
   }
 
   private onMessage(message: string | undefined): void {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { Clock } from '../../../core/clock/clock.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
+import { TimedOut, withTimeout } from '../../../core/clock/with-timeout.js';
 import { parseDuration } from '../../../core/config/duration.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
@@ -247,29 +248,22 @@ export class GovernanceEnforcer {
     late?: (value: T) => void,
   ): Promise<T> {
     if (store.kind === 'memory') return run(store);
-    let timer: NodeJS.Timeout | undefined;
-    let timedOut = false;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        timedOut = true;
-        reject(new CountersDown('counter call timed out'));
-      }, this.timeoutMs);
-    });
+    let gaveUp = false;
     const running = run(store).then(
       (value) => {
-        if (timedOut) late?.(value);
+        if (gaveUp) late?.(value);
         return value;
       },
       (err: unknown) => {
         throw new CountersDown('counter call failed', { cause: err });
       },
     );
-    // Rejections after the timeout are nobody's: keep them from being unhandled.
-    running.catch(() => undefined);
     try {
-      return await Promise.race([running, timeout]);
-    } finally {
-      clearTimeout(timer);
+      return await withTimeout(running, this.timeoutMs, 'counter call');
+    } catch (err) {
+      if (!(err instanceof TimedOut)) throw err;
+      gaveUp = true;
+      throw new CountersDown('counter call timed out');
     }
   }
 
@@ -283,18 +277,14 @@ export class GovernanceEnforcer {
 
   /** Settling happens after the answer: a failure is logged, never the caller's. */
   private settle(work: Promise<unknown>, what: string): void {
-    let timer: NodeJS.Timeout | undefined;
-    const bounded = Promise.race([
-      work,
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), Math.max(this.timeoutMs, 5_000));
-      }),
-    ]);
-    bounded
-      .catch((err: unknown) =>
-        this.logger.warn({ err }, `governance ${what} failed; the reservation lapses on its own`),
-      )
-      .finally(() => clearTimeout(timer));
+    withTimeout(work, Math.max(this.timeoutMs, 5_000), `governance ${what}`).catch((err: unknown) =>
+      this.logger.warn(
+        { err },
+        what === 'charge'
+          ? 'governance charge failed; the usage is not counted'
+          : `governance ${what} failed; the reservation lapses on its own`,
+      ),
+    );
   }
 }
 
