@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { AccessProfiles1795700000004 } from './1795700000004-AccessProfiles.js';
 import { McpToolLogs1795700000003 } from './1795700000003-McpToolLogs.js';
 import { McpClients1795700000002 } from './1795700000002-McpClients.js';
 import { CircuitBreakerPolicies1795700000001 } from './1795700000001-CircuitBreakerPolicies.js';
@@ -32,4 +33,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   CircuitBreakerPolicies1795700000001,
   McpClients1795700000002,
   McpToolLogs1795700000003,
+  AccessProfiles1795700000004,
 ];

@@ -18,6 +18,7 @@ import { SecretsModule } from './core/secrets/secrets.module.js';
 import { AgentsModule } from './modules/agents/agents.module.js';
 import { InferenceModule } from './modules/inference/inference.module.js';
 import { McpModule } from './modules/mcp/mcp.module.js';
+import { AccessProfilesModule } from './modules/access-profiles/access-profiles.module.js';
 
 export interface AppModuleOptions {
   config: GatewayConfig;
@@ -55,6 +56,7 @@ export class AppModule {
         AgentsModule,
         InferenceModule,
         McpModule,
+        AccessProfilesModule,
         ...(options.extraModules ?? []),
       ],
     };

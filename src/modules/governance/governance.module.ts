@@ -102,7 +102,16 @@ import { VirtualKeysService } from './virtual-keys/virtual-keys.service.js';
     ProviderGovernanceService,
     ModelConfigsService,
   ],
-  exports: [VirtualKeysService, GovernancePolicies, GovernanceEnforcer],
+  exports: [
+    VirtualKeysService,
+    GovernancePolicies,
+    GovernanceEnforcer,
+    // The access-profiles module writes the policy of the keys it manages.
+    VirtualKeyPolicyWriter,
+    VirtualKeyCache,
+    LimitsStore,
+    GovernancePoliciesService,
+  ],
 })
 export class GovernanceModule {
   constructor(ports: AuthPorts, identity: GovernanceIdentityService) {

@@ -9,6 +9,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { AccessProfileCopyEntity } from '../../../access-profiles/entities/access-profile-copy.entity.js';
 import { CustomerEntity } from '../../objects/entities/customer.entity.js';
 import { TeamEntity } from '../../objects/entities/team.entity.js';
 
@@ -21,6 +22,7 @@ import { TeamEntity } from '../../objects/entities/team.entity.js';
 @Index('uq_virtual_keys_name', ['name'], { unique: true })
 @Index('ix_virtual_keys_team_id', ['team_id'])
 @Index('ix_virtual_keys_customer_id', ['customer_id'])
+@Index('ix_virtual_keys_access_profile_copy_id', ['access_profile_copy_id'])
 @Check('ck_virtual_keys_team_xor_customer', 'team_id IS NULL OR customer_id IS NULL')
 export class VirtualKeyEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_virtual_keys' })
@@ -56,6 +58,20 @@ export class VirtualKeyEntity {
   /** Placeholder for the MCP issue: stored as sent, not enforced yet. */
   @Column({ name: 'mcp_configs', type: 'jsonb', default: () => "'[]'" })
   mcp_configs: unknown[];
+
+  /**
+   * Set on a key an access profile manages (the user's copy it was built from): its policy is the copy's, edited only
+   * through the profile (name and description stay editable). Deleting the copy deletes the key.
+   */
+  @Column({ name: 'access_profile_copy_id', type: 'integer', nullable: true })
+  access_profile_copy_id: number | null;
+
+  @ManyToOne(() => AccessProfileCopyEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({
+    name: 'access_profile_copy_id',
+    foreignKeyConstraintName: 'fk_virtual_keys_access_profile_copy_id',
+  })
+  access_profile_copy?: AccessProfileCopyEntity;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   created_at: Date;

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { GovernanceModule } from '../governance/governance.module.js';
+import { AccessProfileCopyEntity } from './entities/access-profile-copy.entity.js';
+import { AccessProfileEntity } from './entities/access-profile.entity.js';
+import { ManagedKeyWriter } from './managed-key.writer.js';
+
+/**
+ * Access profiles (enterprise): templates (`/api/governance/access-profiles`), users' copies with their
+ * profile-managed virtual keys, and propagation of template changes to the copies as a tracked job.
+ */
+@Module({
+  imports: [GovernanceModule, TypeOrmModule.forFeature([AccessProfileEntity, AccessProfileCopyEntity])],
+  providers: [ManagedKeyWriter],
+})
+export class AccessProfilesModule {}

@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { In, type EntityManager } from 'typeorm';
+import { RateLimitEntity } from '../governance/objects/entities/rate-limit.entity.js';
+import { LimitsStore, type RemovedLimits } from '../governance/objects/limits.store.js';
+import { GovernancePoliciesService } from '../governance/policies/governance-policies.service.js';
+import type { ProviderConfigInputDto } from '../governance/virtual-keys/dto/virtual-key.dto.js';
+import { VirtualKeyEntity } from '../governance/virtual-keys/entities/virtual-key.entity.js';
+import { VirtualKeyCache } from '../governance/virtual-keys/virtual-key-cache.js';
+import { VirtualKeyPolicyWriter } from '../governance/virtual-keys/virtual-key-policy.writer.js';
+import type { BudgetInput, RateLimitInput } from '../governance/objects/limits.js';
+import type { ProfileFields } from './access-profile-fields.js';
+
+/**
+ * An MCP grant carried by a virtual key (`virtual_keys.mcp_configs`): the key may use these tools of that client
+ * (`["*"]` every tool the client executes). Profile-managed keys get theirs from the copy's `mcp_servers` (whole
+ * clients) and `include` overrides (single tools).
+ */
+export interface VirtualKeyMcpGrant {
+  mcp_client_id: string;
+  tools_to_execute: string[];
+}
+
+/** The policy of a profile-managed key, in the virtual-key writer's input shape. */
+export interface ManagedKeyPolicy {
+  provider_configs: ProviderConfigInputDto[];
+  budgets: BudgetInput[];
+  rate_limit: RateLimitInput | null;
+  mcp_configs: VirtualKeyMcpGrant[];
+}
+
+/**
+ * The managed key's policy from a copy's fields. `budgets` scoped `provider:<name>` go to that provider's config (the
+ * template's validation guarantees it is listed and no window length repeats); `calendar_aligned` is every budget's
+ * default. `exclude` overrides grant nothing (a key carries positive allow-lists only).
+ */
+export function managedKeyPolicy(fields: ProfileFields): ManagedKeyPolicy {
+  const aligned = (b: BudgetInput): BudgetInput => ({
+    max_limit: b.max_limit,
+    reset_duration: b.reset_duration,
+    calendar_aligned: b.calendar_aligned ?? fields.calendar_aligned,
+  });
+  const provider_configs = fields.provider_configs.map((pc): ProviderConfigInputDto => ({
+    provider: pc.provider_name,
+    weight: pc.weight,
+    allowed_models: pc.all_models_allowed ? ['*'] : [...pc.allowed_models],
+    blacklisted_models: [...pc.blacklisted_models],
+    key_ids: ['*'],
+    budgets: [
+      ...pc.budgets.map(aligned),
+      ...fields.budgets.filter((b) => b.scope === `provider:${pc.provider_name}`).map(aligned),
+    ],
+    rate_limit: pc.rate_limit,
+  }));
+  const grants = new Map<string, Set<string>>();
+  for (const s of fields.mcp_servers) grants.set(s.mcp_server_id, new Set(['*']));
+  for (const o of fields.mcp_tool_overrides) {
+    if (o.action !== 'include') continue;
+    const tools = grants.get(o.mcp_client_id) ?? new Set<string>();
+    if (!tools.has('*')) tools.add(o.tool_name);
+    grants.set(o.mcp_client_id, tools);
+  }
+  return {
+    provider_configs,
+    budgets: fields.budgets.filter((b) => b.scope === 'total').map(aligned),
+    rate_limit: fields.rate_limit,
+    mcp_configs: [...grants].map(([mcp_client_id, tools]) => ({ mcp_client_id, tools_to_execute: [...tools].sort() })),
+  };
+}
+
+/**
+ * Writes a copy's policy onto its managed virtual key, inside the caller's transaction. Usage is kept where a window
+ * keeps its length (budgets by reset window, rate limits by request/token window) and zeroed elsewhere, or everywhere
+ * with `resetUsage`. Call `afterCommit` with the result once the transaction committed: it zeroes those counters and
+ * tells every replica's request path (virtual-key cache and governance snapshot).
+ */
+@Injectable()
+export class ManagedKeyWriter {
+  constructor(
+    private readonly policy: VirtualKeyPolicyWriter,
+    private readonly limits: LimitsStore,
+    private readonly cache: VirtualKeyCache,
+    private readonly policies: GovernancePoliciesService,
+  ) {}
+
+  async write(
+    m: EntityManager,
+    virtualKeyId: string,
+    fields: ProfileFields,
+    options: { resetUsage: boolean },
+  ): Promise<RemovedLimits> {
+    const policy = managedKeyPolicy(fields);
+    const before = await this.rateLimitWindows(m, virtualKeyId);
+    await m.update(VirtualKeyEntity, { id: virtualKeyId }, { mcp_configs: policy.mcp_configs });
+    const removed = await this.policy.write(m, virtualKeyId, policy);
+    const toReset: RemovedLimits = { budgetIds: [...removed.budgetIds], rateLimitIds: [...removed.rateLimitIds] };
+    if (options.resetUsage) {
+      const all = await this.policy.allLimitIds(m, virtualKeyId);
+      await this.limits.markReset(m, all.budgetIds);
+      toReset.budgetIds.push(...all.budgetIds);
+      toReset.rateLimitIds.push(...all.rateLimitIds);
+    } else {
+      const after = await this.rateLimitWindows(m, virtualKeyId);
+      for (const [id, windows] of after) {
+        const old = before.get(id);
+        if (old && old !== windows) toReset.rateLimitIds.push(id);
+      }
+    }
+    return toReset;
+  }
+
+  /** Zeroes the counters `write` returned and invalidates the request path's snapshots on every replica. */
+  async afterCommit(toReset: RemovedLimits): Promise<void> {
+    await this.cache.invalidate();
+    await this.policies.invalidate();
+    await this.limits.resetCounters(toReset);
+  }
+
+  /** Rate-limit id → its two windows, for the key and its provider configs. */
+  private async rateLimitWindows(m: EntityManager, virtualKeyId: string): Promise<Map<string, string>> {
+    const ids = await this.policy.allLimitIds(m, virtualKeyId);
+    if (!ids.rateLimitIds.length) return new Map();
+    const rows = await m.findBy(RateLimitEntity, { id: In(ids.rateLimitIds) });
+    return new Map(rows.map((r) => [r.id, `${r.request_reset_duration ?? ''}|${r.token_reset_duration ?? ''}`]));
+  }
+}
