@@ -319,6 +319,18 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
     expect(actual).toEqual(expected);
   });
 
+  it('access profile routes carry their permissions, so the checks above cover them', () => {
+    const expected: Record<string, string> = {
+      'POST /api/governance/access-profiles': 'AccessProfiles:Create',
+      'GET /api/governance/access-profiles/:profile_id': 'AccessProfiles:View',
+      'POST /api/governance/users/:user_id/access-profiles': 'AccessProfiles:Create',
+    };
+    const actual = Object.fromEntries(
+      Object.keys(expected).map((k) => [k, permissionOf(routes.find((r) => key(r) === k)?.access)]),
+    );
+    expect(actual).toEqual(expected);
+  });
+
   it('the local admin bypasses permission checks', async () => {
     const management = routes.filter((r) => isManagement(r.path) && r.access?.kind === 'management');
     const problems = await eachRoute(

@@ -4,6 +4,10 @@ import { GovernanceModule } from '../governance/governance.module.js';
 import { AccessProfileCopyEntity } from './entities/access-profile-copy.entity.js';
 import { AccessProfileEntity } from './entities/access-profile.entity.js';
 import { ManagedKeyWriter } from './managed-key.writer.js';
+import { AccessProfileCopiesService } from './copies/access-profile-copies.service.js';
+import { UserAccessProfilesController } from './copies/user-access-profiles.controller.js';
+import { AccessProfilesController } from './templates/access-profiles.controller.js';
+import { AccessProfilesService } from './templates/access-profiles.service.js';
 
 /**
  * Access profiles (enterprise): templates (`/api/governance/access-profiles`), users' copies with their
@@ -11,6 +15,7 @@ import { ManagedKeyWriter } from './managed-key.writer.js';
  */
 @Module({
   imports: [GovernanceModule, TypeOrmModule.forFeature([AccessProfileEntity, AccessProfileCopyEntity])],
-  providers: [ManagedKeyWriter],
+  controllers: [AccessProfilesController, UserAccessProfilesController],
+  providers: [ManagedKeyWriter, AccessProfilesService, AccessProfileCopiesService],
 })
 export class AccessProfilesModule {}

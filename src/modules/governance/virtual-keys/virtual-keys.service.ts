@@ -137,6 +137,36 @@ export class VirtualKeysService {
     }
   }
 
+  /**
+   * A key an access profile manages, inside the caller's transaction (no policy yet: the caller writes it with
+   * ManagedKeyWriter, then invalidates after the commit). Returns the row and its value, shown once.
+   */
+  async insertManaged(
+    m: EntityManager,
+    input: { name: string; description?: string; access_profile_copy_id: number },
+  ): Promise<{ key: VirtualKeyEntity; value: string }> {
+    const value = generateVirtualKeyValue();
+    try {
+      const key = await m.save(
+        m.create(VirtualKeyEntity, {
+          id: randomUUID(),
+          name: input.name,
+          description: input.description ?? '',
+          is_active: true,
+          expires_at: null,
+          team_id: null,
+          customer_id: null,
+          mcp_configs: [],
+          access_profile_copy_id: input.access_profile_copy_id,
+        }),
+      );
+      await this.addCredential(m, key.id, value);
+      return { key, value };
+    } catch (error) {
+      throw this.mapConflict(error, input.name);
+    }
+  }
+
   async update(id: string, dto: UpdateVirtualKeyDto): Promise<VirtualKeyDto> {
     if (!isId(id)) throw this.notFound(id);
     const expiresAt = dto.expires_at === undefined ? undefined : (parseFutureExpiry(dto.expires_at) ?? null);

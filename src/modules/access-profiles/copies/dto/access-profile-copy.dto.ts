@@ -1,0 +1,43 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { IsInt, Max, Min } from 'class-validator';
+import { VirtualKeyDto } from '../../../governance/virtual-keys/dto/virtual-key.dto.js';
+
+@ApiSchema({ name: 'AssignAccessProfileRequest' })
+export class AssignAccessProfileDto {
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'The template to copy' })
+  @IsInt({ message: 'profile_id must be an integer' })
+  @Min(1, { message: 'profile_id must be a positive integer' })
+  @Max(2_147_483_647)
+  profile_id: number;
+}
+
+/** A user's copy of a profile, with the keys it produced (values masked). */
+@ApiSchema({ name: 'UserAccessProfile' })
+export class AccessProfileCopyDto {
+  @ApiProperty({ type: 'integer' })
+  id: number;
+  @ApiProperty({ format: 'uuid' })
+  user_id: string;
+  @ApiProperty({ type: 'integer' })
+  parent_profile_id: number;
+  @ApiProperty()
+  name: string;
+  @ApiProperty()
+  is_active: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  expires_at: string | null;
+  @ApiProperty({ type: [String] })
+  virtual_key_ids: string[];
+  @ApiProperty({ type: [String], description: 'Masked: a prefix and the last four characters' })
+  virtual_key_values: string[];
+}
+
+@ApiSchema({ name: 'AssignAccessProfileResponse' })
+export class AssignedAccessProfileDto {
+  @ApiProperty()
+  message: string;
+  @ApiProperty({ type: AccessProfileCopyDto })
+  access_profile: AccessProfileCopyDto;
+  @ApiProperty({ type: VirtualKeyDto, description: 'The managed key, its value shown this once' })
+  virtual_key: VirtualKeyDto;
+}

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../governance/governance-test-kit.js';
+import { RUN_MODE } from '../helpers/test-env.js';
+import { startInferenceStack, type InferenceStack } from '../inference/inference-kit.js';
+import { assignProfile, createProfile, createUser } from './access-profiles-kit.js';
+
+/** A user's copy of a profile and its managed virtual key, enforced on /v1 like any key. */
+describe(`access profile managed keys (${RUN_MODE})`, () => {
+  let s: InferenceStack;
+
+  beforeAll(async () => {
+    s = await startInferenceStack({ edition: 'enterprise' });
+  });
+  afterAll(() => s?.close());
+
+  it('builds the key from the copy: providers, models and budgets hold on /v1', async () => {
+    const profile = await createProfile(s.admin, {
+      name: 'engineers',
+      provider_configs: [{ provider_name: 'openai', all_models_allowed: false, allowed_models: ['gpt-4o-mini'] }],
+      budgets: [{ max_limit: 0.001, reset_duration: '1d' }],
+    });
+    expect(profile).toMatchObject({ id: expect.any(Number), version: 1, is_active: true });
+    expect(profile.budgets).toEqual([{ max_limit: 0.001, reset_duration: '1d', scope: 'total' }]);
+    const userId = await createUser(s.admin);
+    const assigned = await assignProfile(s.admin, userId, profile.id);
+    expect(assigned.access_profile).toMatchObject({
+      user_id: userId,
+      parent_profile_id: profile.id,
+      name: 'engineers',
+    });
+    const key = assigned.virtual_key;
+    expect(key.value).toMatch(/^sk-/);
+    expect(assigned.access_profile.virtual_key_ids).toEqual([key.id]);
+    expect(assigned.access_profile.virtual_key_values[0]).toBe(`${key.value.slice(0, 8)}…${key.value.slice(-4)}`);
+    expect(key.provider_configs).toMatchObject([{ provider: 'openai', allowed_models: ['gpt-4o-mini'] }]);
+    expect(key.budgets).toMatchObject([{ max_limit: 0.001, reset_duration: '1d', current_usage: 0 }]);
+
+    const inference = s.gw.http.withHeaders({ authorization: `Bearer ${key.value}` });
+    const chat = (model: string) =>
+      inference.post('/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] });
+    expectError(await chat('anthropic/claude-sonnet-4-5'), 403, 'model_blocked');
+    expectError(await chat('openai/gpt-4o'), 403, 'model_blocked');
+    const first = await chat('openai/gpt-4o-mini');
+    expect(first.status, first.text).toBe(200);
+    // Worst-case reservations and charged costs use the budget up within a few requests.
+    await expect.poll(async () => (await chat('openai/gpt-4o-mini')).status, { timeout: 10_000, interval: 10 }).toBe(402);
+
+    expectError(
+      await s.admin.post(`/api/governance/users/${userId}/access-profiles`, { profile_id: profile.id }),
+      409,
+      'already_exists',
+    );
+    expectError(
+      await s.admin.post(`/api/governance/users/${userId}/access-profiles`, { profile_id: 999999 }),
+      404,
+      'access_profile_not_found',
+    );
+    expectError(
+      await s.admin.post(`/api/governance/users/not-a-user/access-profiles`, { profile_id: profile.id }),
+      404,
+      'user_not_found',
+    );
+    expectError(
+      await s.admin.post(`/api/governance/users/${userId}/access-profiles`, { profile_id: 'x' }),
+      400,
+      'validation_failed',
+    );
+  });
+});
