@@ -43,7 +43,9 @@ describe(`access profile managed keys (${RUN_MODE})`, () => {
     const first = await chat('openai/gpt-4o-mini');
     expect(first.status, first.text).toBe(200);
     // Worst-case reservations and charged costs use the budget up within a few requests.
-    await expect.poll(async () => (await chat('openai/gpt-4o-mini')).status, { timeout: 10_000, interval: 10 }).toBe(402);
+    await expect
+      .poll(async () => (await chat('openai/gpt-4o-mini')).status, { timeout: 10_000, interval: 10 })
+      .toBe(402);
 
     expectError(
       await s.admin.post(`/api/governance/users/${userId}/access-profiles`, { profile_id: profile.id }),
