@@ -323,6 +323,15 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
     const expected: Record<string, string> = {
       'POST /api/governance/access-profiles': 'AccessProfiles:Create',
       'GET /api/governance/access-profiles/:profile_id': 'AccessProfiles:View',
+      'GET /api/governance/access-profiles': 'AccessProfiles:View',
+      'PUT /api/governance/access-profiles/:profile_id': 'AccessProfiles:Update',
+      'DELETE /api/governance/access-profiles/:profile_id': 'AccessProfiles:Delete',
+      'PUT /api/governance/access-profiles/:profile_id/activate': 'AccessProfiles:Update',
+      'PUT /api/governance/access-profiles/:profile_id/deactivate': 'AccessProfiles:Update',
+      'POST /api/governance/access-profiles/:profile_id/clone': 'AccessProfiles:Create',
+      'GET /api/governance/access-profiles/:profile_id/versions': 'AccessProfiles:View',
+      'GET /api/governance/access-profiles/:profile_id/versions/:version': 'AccessProfiles:View',
+      'GET /api/access-profiles/:profile_id/versions': 'AccessProfiles:View',
       'POST /api/governance/users/:user_id/access-profiles': 'AccessProfiles:Create',
     };
     const actual = Object.fromEntries(

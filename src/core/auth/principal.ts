@@ -61,6 +61,11 @@ declare module 'fastify' {
   }
 }
 
+/** Who a record names as having acted (audit rows, access profile versions): the principal's name, else its id. */
+export function actorOf(principal: Principal | undefined): string | null {
+  return principal ? (principal.name ?? principal.id ?? null) : null;
+}
+
 /** Injects the request's Principal into a handler parameter. */
 export const CurrentPrincipal = createParamDecorator((_data: unknown, ctx: ExecutionContext): Principal | undefined => {
   return ctx.switchToHttp().getRequest<FastifyRequest>().principal;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatPermission } from '../../core/auth/permissions.js';
+import { actorOf } from '../../core/auth/principal.js';
 import type { RouteAccessRegistry } from '../../core/auth/route-access.registry.js';
 import type { AuditService } from './audit.service.js';
 
@@ -28,7 +29,7 @@ export function registerAuditHook(fastify: FastifyInstance, audit: AuditService,
       const access = request.routeAccess ?? registry.get(request.method, route);
       const principal = request.principal;
       audit.record({
-        actor: principal ? (principal.name ?? principal.id ?? null) : null,
+        actor: actorOf(principal),
         auth_method: principal?.authMethod ?? null,
         permission:
           access?.kind === 'management' && access.operation

@@ -14,23 +14,15 @@ import {
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
-/** Create: a name and any of the profile fields. */
-@ApiSchema({ name: 'CreateAccessProfileRequest' })
-export class CreateAccessProfileDto extends ProfileFieldsInputDto {
-  @ApiProperty({ maxLength: 255, description: 'Unique among templates (409 `already_exists`)' })
-  @Transform(trim)
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(255)
-  name: string;
-
+/** What create and update take besides the name: description, state, tags and the profile fields. */
+export class AccessProfileAttributesInputDto extends ProfileFieldsInputDto {
   @ApiPropertyOptional({ maxLength: 4096, default: '' })
   @IsOptionalNonNull()
   @IsString()
   @MaxLength(4096)
   description?: string;
 
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({ default: true, description: 'An inactive template cannot be assigned; copies are kept' })
   @IsOptionalNonNull()
   @IsBoolean()
   is_active?: boolean;
@@ -40,6 +32,46 @@ export class CreateAccessProfileDto extends ProfileFieldsInputDto {
   @IsStringList({ maxItems: MAX_PROFILE_TAGS, maxLength: 64 })
   @ArrayMaxSize(MAX_PROFILE_TAGS)
   tags?: string[];
+}
+
+/** Create: a name and any of the profile fields. */
+@ApiSchema({ name: 'CreateAccessProfileRequest' })
+export class CreateAccessProfileDto extends AccessProfileAttributesInputDto {
+  @ApiProperty({ maxLength: 255, description: 'Unique among templates (409 `already_exists`)' })
+  @Transform(trim)
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(255)
+  name: string;
+}
+
+/** Update: any field; an omitted one is kept, `rate_limit: null` clears it. */
+@ApiSchema({ name: 'UpdateAccessProfileRequest' })
+export class UpdateAccessProfileDto extends AccessProfileAttributesInputDto {
+  @ApiPropertyOptional({ maxLength: 255, description: 'Unique among templates (409 `already_exists`)' })
+  @IsOptionalNonNull()
+  @Transform(trim)
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(255)
+  name?: string;
+}
+
+/** Clone: the new template's name (and description, else the source's). */
+@ApiSchema({ name: 'CloneAccessProfileRequest' })
+export class CloneAccessProfileDto {
+  @ApiProperty({ maxLength: 255, description: 'Unique among templates (409 `already_exists`)' })
+  @Transform(trim)
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(255)
+  name: string;
+
+  @ApiPropertyOptional({ maxLength: 4096, description: 'Default: the source template’s' })
+  @IsOptionalNonNull()
+  @IsString()
+  @MaxLength(4096)
+  description?: string;
 }
 
 @ApiSchema({ name: 'AccessProfileProviderConfig' })
@@ -105,6 +137,12 @@ export class AccessProfileDto {
 export class AccessProfileResponseDto {
   @ApiProperty({ type: AccessProfileDto })
   access_profile: AccessProfileDto;
+}
+
+@ApiSchema({ name: 'AccessProfileStateResponse' })
+export class AccessProfileStateResponseDto extends AccessProfileResponseDto {
+  @ApiProperty({ example: 'Access profile deactivated' })
+  message: string;
 }
 
 @ApiSchema({ name: 'AccessProfileRole' })
