@@ -3,19 +3,32 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { GovernanceModule } from '../governance/governance.module.js';
 import { AccessProfileCopyEntity } from './entities/access-profile-copy.entity.js';
 import { AccessProfileEntity } from './entities/access-profile.entity.js';
+import { AccessProfileRoleEntity } from './entities/access-profile-role.entity.js';
 import { ManagedKeyWriter } from './managed-key.writer.js';
 import { AccessProfileCopiesService } from './copies/access-profile-copies.service.js';
 import { UserAccessProfilesController } from './copies/user-access-profiles.controller.js';
 import { AccessProfilesController } from './templates/access-profiles.controller.js';
 import { AccessProfilesService } from './templates/access-profiles.service.js';
+import { AccessProfileRolesController } from './roles/access-profile-roles.controller.js';
+import { AccessProfileRolesService } from './roles/access-profile-roles.service.js';
+import { RoleDefaultProfiles } from './roles/role-default-profiles.js';
 
 /**
  * Access profiles (enterprise): templates (`/api/governance/access-profiles`), users' copies with their
  * profile-managed virtual keys, and propagation of template changes to the copies as a tracked job.
  */
 @Module({
-  imports: [GovernanceModule, TypeOrmModule.forFeature([AccessProfileEntity, AccessProfileCopyEntity])],
-  controllers: [AccessProfilesController, UserAccessProfilesController],
-  providers: [ManagedKeyWriter, AccessProfilesService, AccessProfileCopiesService],
+  imports: [
+    GovernanceModule,
+    TypeOrmModule.forFeature([AccessProfileEntity, AccessProfileCopyEntity, AccessProfileRoleEntity]),
+  ],
+  controllers: [AccessProfilesController, UserAccessProfilesController, AccessProfileRolesController],
+  providers: [
+    ManagedKeyWriter,
+    AccessProfilesService,
+    AccessProfileCopiesService,
+    AccessProfileRolesService,
+    RoleDefaultProfiles,
+  ],
 })
 export class AccessProfilesModule {}

@@ -7,6 +7,7 @@ import { EMPTY_PROFILE_FIELDS, profileFieldsOf } from '../access-profile-fields.
 import { AccessProfileCopyEntity } from '../entities/access-profile-copy.entity.js';
 import { AccessProfileEntity } from '../entities/access-profile.entity.js';
 import { applyProfileFields, assertProfileFields } from '../profile-fields.rules.js';
+import { attachedRoles } from '../roles/attached-roles.js';
 import type { AccessProfileDetailDto, AccessProfileDto, CreateAccessProfileDto } from './dto/access-profile.dto.js';
 
 const NAME_CONFLICT = 'uq_access_profiles_name';
@@ -75,6 +76,10 @@ export class AccessProfilesService {
   async detail(id: number): Promise<AccessProfileDetailDto> {
     const profile = await this.get(id);
     const user_count = await this.dataSource.manager.countBy(AccessProfileCopyEntity, { parent_profile_id: id });
-    return { access_profile: AccessProfilesService.toView(profile), roles: [], user_count };
+    return {
+      access_profile: AccessProfilesService.toView(profile),
+      roles: await attachedRoles(this.dataSource.manager, id),
+      user_count,
+    };
   }
 }
