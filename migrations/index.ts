@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { AccessProfileRolesAndKeyHints1795700000006 } from './1795700000006-AccessProfileRolesAndKeyHints.js';
 import { AccessProfileVersions1795700000005 } from './1795700000005-AccessProfileVersions.js';
 import { AccessProfiles1795700000004 } from './1795700000004-AccessProfiles.js';
 import { McpToolLogs1795700000003 } from './1795700000003-McpToolLogs.js';
@@ -36,4 +37,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   McpToolLogs1795700000003,
   AccessProfiles1795700000004,
   AccessProfileVersions1795700000005,
+  AccessProfileRolesAndKeyHints1795700000006,
 ];

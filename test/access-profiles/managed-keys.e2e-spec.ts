@@ -17,10 +17,10 @@ describe(`access profile managed keys (${RUN_MODE})`, () => {
     const profile = await createProfile(s.admin, {
       name: 'engineers',
       provider_configs: [{ provider_name: 'openai', all_models_allowed: false, allowed_models: ['gpt-4o-mini'] }],
-      budgets: [{ max_limit: 0.001, reset_duration: '1d' }],
+      budgets: [{ max_limit: 0.0007, reset_duration: '1d' }],
     });
     expect(profile).toMatchObject({ id: expect.any(Number), version: 1, is_active: true });
-    expect(profile.budgets).toEqual([{ max_limit: 0.001, reset_duration: '1d', scope: 'total' }]);
+    expect(profile.budgets).toEqual([{ max_limit: 0.0007, reset_duration: '1d', scope: 'total' }]);
     const userId = await createUser(s.admin);
     const assigned = await assignProfile(s.admin, userId, profile.id);
     expect(assigned.access_profile).toMatchObject({
@@ -33,7 +33,7 @@ describe(`access profile managed keys (${RUN_MODE})`, () => {
     expect(assigned.access_profile.virtual_key_ids).toEqual([key.id]);
     expect(assigned.access_profile.virtual_key_values[0]).toBe(`${key.value.slice(0, 8)}…${key.value.slice(-4)}`);
     expect(key.provider_configs).toMatchObject([{ provider: 'openai', allowed_models: ['gpt-4o-mini'] }]);
-    expect(key.budgets).toMatchObject([{ max_limit: 0.001, reset_duration: '1d', current_usage: 0 }]);
+    expect(key.budgets).toMatchObject([{ max_limit: 0.0007, reset_duration: '1d', current_usage: 0 }]);
 
     const inference = s.gw.http.withHeaders({ authorization: `Bearer ${key.value}` });
     const chat = (model: string) =>
@@ -42,7 +42,8 @@ describe(`access profile managed keys (${RUN_MODE})`, () => {
     expectError(await chat('openai/gpt-4o'), 403, 'model_blocked');
     const first = await chat('openai/gpt-4o-mini');
     expect(first.status, first.text).toBe(200);
-    // Worst-case reservations and charged costs use the budget up within a few requests.
+    // A request reserves its worst case (~0.0006 here) and is charged its real cost: the budget is used up within a
+    // few dozen requests (a larger one takes hundreds, too slow under load).
     await expect
       .poll(async () => (await chat('openai/gpt-4o-mini')).status, { timeout: 10_000, interval: 10 })
       .toBe(402);
@@ -67,5 +68,56 @@ describe(`access profile managed keys (${RUN_MODE})`, () => {
       400,
       'validation_failed',
     );
+  });
+  it('refuses at exactly the profile’s request rate limit (429), like any key', async () => {
+    const profile = await createProfile(s.admin, {
+      name: 'rate-limited',
+      rate_limit: { request_max_limit: 3, request_reset_duration: '1h' },
+    });
+    const { virtual_key: key } = await assignProfile(s.admin, await createUser(s.admin), profile.id);
+    expect(key.rate_limit).toMatchObject({
+      request_max_limit: 3,
+      request_reset_duration: '1h',
+      request_current_usage: 0,
+    });
+    const inference = s.gw.http.withHeaders({ authorization: `Bearer ${key.value}` });
+    const chat = () =>
+      inference.post('/v1/chat/completions', {
+        model: 'openai/gpt-4o-mini',
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+    for (let i = 1; i <= 3; i++) expect((await chat()).status, `request ${i}`).toBe(200);
+    const refused = await chat();
+    expectError(refused, 429, 'request_limited');
+    expect(refused.body.error.message).toContain('3');
+    const view = await s.admin.get(`/api/governance/virtual-keys/${key.id}`);
+    expect(view.body.rate_limit.request_current_usage).toBe(3);
+  });
+
+  it('holds a provider-scoped budget on that provider only', async () => {
+    const profile = await createProfile(s.admin, {
+      name: 'openai-capped',
+      provider_configs: [
+        { provider_name: 'openai', all_models_allowed: true },
+        { provider_name: 'anthropic', all_models_allowed: true },
+      ],
+      budgets: [{ max_limit: 0.000001, reset_duration: '1d', scope: 'provider:openai' }],
+    });
+    const { virtual_key: key } = await assignProfile(s.admin, await createUser(s.admin), profile.id);
+    // Scoped to the provider: on its provider config, not on the key.
+    expect(key.budgets).toEqual([]);
+    const openai = key.provider_configs.find((pc: any) => pc.provider === 'openai');
+    const anthropic = key.provider_configs.find((pc: any) => pc.provider === 'anthropic');
+    expect(openai.budgets).toMatchObject([{ max_limit: 0.000001, reset_duration: '1d', current_usage: 0 }]);
+    expect(anthropic.budgets).toEqual([]);
+
+    const inference = s.gw.http.withHeaders({ authorization: `Bearer ${key.value}` });
+    const chat = (model: string) =>
+      inference.post('/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] });
+    await expect
+      .poll(async () => (await chat('openai/gpt-4o-mini')).status, { timeout: 10_000, interval: 10 })
+      .toBe(402);
+    expectError(await chat('openai/gpt-4o-mini'), 402, 'budget_exceeded');
+    for (let i = 0; i < 3; i++) expect((await chat('anthropic/claude-sonnet-4-5')).status).toBe(200);
   });
 });

@@ -333,6 +333,10 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
       'GET /api/governance/access-profiles/:profile_id/versions/:version': 'AccessProfiles:View',
       'GET /api/access-profiles/:profile_id/versions': 'AccessProfiles:View',
       'POST /api/governance/users/:user_id/access-profiles': 'AccessProfiles:Create',
+      'GET /api/governance/users/:user_id/access-profiles': 'AccessProfiles:View',
+      'DELETE /api/governance/users/:user_id/access-profiles/:profile_id': 'AccessProfiles:Delete',
+      'POST /api/governance/access-profiles/:profile_id/roles': 'AccessProfiles:Create',
+      'DELETE /api/governance/access-profiles/:profile_id/roles/:role_id': 'AccessProfiles:Delete',
     };
     const actual = Object.fromEntries(
       Object.keys(expected).map((k) => [k, permissionOf(routes.find((r) => key(r) === k)?.access)]),

@@ -8,6 +8,10 @@ import { expectError, OSS_CONFIG, ossClient, sql, UUID } from './governance-test
 
 const VKS = '/api/governance/virtual-keys';
 const MISSING_ID = '3f1c2b7e-2d7a-4c55-9a8e-0b6f3b0f4a11';
+/** MCP grants name clients by id (enforced by the MCP catalog: test/access-profiles/mcp-grants.e2e-spec.ts). */
+const MCP_CLIENT_A = '0b7e4c1a-5d2f-4e8a-9c3b-1a2b3c4d5e6f';
+const MCP_CLIENT_B = 'c0ffee00-1234-4abc-8def-0123456789ab';
+const MCP_CLIENT_C = '7d9e2f10-aaaa-4bbb-8ccc-dddddddddddd';
 
 const rows = async (gw: TestApp) => ({
   keys: (await sql(gw, 'SELECT count(*)::int AS n FROM virtual_keys'))[0].n,
@@ -56,13 +60,22 @@ describe(`virtual key policies (${RUN_MODE})`, () => {
         { max_limit: 500, reset_duration: '1Y' },
       ],
       rate_limit: { token_max_limit: 1000, token_reset_duration: '1h' },
-      mcp_configs: [{ mcp_client_name: 'files', tools_to_execute: ['*'] }],
+      mcp_configs: [
+        { mcp_client_id: MCP_CLIENT_A, tools_to_execute: ['*'] },
+        { mcp_client_id: MCP_CLIENT_B.toUpperCase(), tools_to_execute: ['read', 'read', 'list'] },
+        { mcp_client_id: MCP_CLIENT_C },
+      ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const vk = res.body.virtual_key;
     expect(vk.value).toMatch(/^sk-gw-/);
     expect(vk).toMatchObject({ team_id: teamId, customer_id: null });
-    expect(vk.mcp_configs).toEqual([{ mcp_client_name: 'files', tools_to_execute: ['*'] }]);
+    // Stored normalised: ids lower-cased, tools deduplicated, an absent list is every tool.
+    expect(vk.mcp_configs).toEqual([
+      { mcp_client_id: MCP_CLIENT_A, tools_to_execute: ['*'] },
+      { mcp_client_id: MCP_CLIENT_B, tools_to_execute: ['read', 'list'] },
+      { mcp_client_id: MCP_CLIENT_C, tools_to_execute: ['*'] },
+    ]);
     expect(vk.provider_configs).toHaveLength(2);
     const [anthropic, openai] = vk.provider_configs;
     expect(anthropic).toEqual({
@@ -179,6 +192,21 @@ describe(`virtual key policies (${RUN_MODE})`, () => {
       ],
       [{ rate_limit: { token_max_limit: -1, token_reset_duration: '1h' } }, 'rate_limit.token_max_limit'],
       [{ mcp_configs: ['files'] }, 'mcp_configs'],
+      [{ mcp_configs: [{ mcp_client_name: 'files' }] }, 'mcp_configs[0].mcp_client_name'],
+      [{ mcp_configs: [{ mcp_client_id: 'files' }] }, 'mcp_configs[0].mcp_client_id'],
+      [{ mcp_configs: [{ mcp_client_id: MCP_CLIENT_A, tools_to_execute: 'read' }] }, 'mcp_configs[0].tools_to_execute'],
+      [
+        { mcp_configs: [{ mcp_client_id: MCP_CLIENT_A, tools_to_execute: ['ok', ''] }] },
+        'mcp_configs[0].tools_to_execute[1]',
+      ],
+      [
+        { mcp_configs: [{ mcp_client_id: MCP_CLIENT_A, tools_to_execute: ['*', 'read'] }] },
+        'mcp_configs[0].tools_to_execute',
+      ],
+      [
+        { mcp_configs: [{ mcp_client_id: MCP_CLIENT_A }, { mcp_client_id: MCP_CLIENT_A.toUpperCase() }] },
+        'mcp_configs[1].mcp_client_id',
+      ],
     ];
     for (const [extra, param] of cases) {
       expectError(await api.post(VKS, { name: 'refused', ...extra }), 400, 'validation_failed', param);

@@ -28,6 +28,15 @@ export interface LimitDescriptor {
   calendar_aligned: boolean;
 }
 
+/**
+ * An MCP grant a virtual key carries (`virtual_keys.mcp_configs`): the key may use these tools of that client
+ * (`["*"]` every tool the client executes, `[]` none).
+ */
+export interface VirtualKeyMcpGrant {
+  mcp_client_id: string;
+  tools_to_execute: string[];
+}
+
 /** The virtual key a data-plane request was authenticated with: active (checked), with what later checks need. */
 export interface AuthenticatedVirtualKey {
   id: string;
@@ -40,6 +49,11 @@ export interface AuthenticatedVirtualKey {
   limits: readonly LimitDescriptor[];
   /** The raw credential as presented (forwarded upstream only where a feature allows it). */
   presented_value: string;
+  /**
+   * The key's own MCP grants, from the key cache. One frozen array per cache load: a changed grant list is a new
+   * array, which the MCP catalog compares by identity.
+   */
+  mcp_grants: readonly VirtualKeyMcpGrant[];
 }
 
 /** Who is calling, built once per request by the authentication guard. */

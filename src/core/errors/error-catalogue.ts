@@ -74,6 +74,7 @@ export const ERROR_CODES = {
   access_profile_not_found: 404,
   access_profile_version_not_found: 404,
   access_profile_copy_not_found: 404,
+  access_profile_role_not_found: 404,
   propagation_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

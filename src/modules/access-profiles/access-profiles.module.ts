@@ -4,6 +4,7 @@ import { GovernanceModule } from '../governance/governance.module.js';
 import { AccessProfileCopyEntity } from './entities/access-profile-copy.entity.js';
 import { AccessProfileVersionEntity } from './entities/access-profile-version.entity.js';
 import { AccessProfileEntity } from './entities/access-profile.entity.js';
+import { AccessProfileRoleEntity } from './entities/access-profile-role.entity.js';
 import { ManagedKeyWriter } from './managed-key.writer.js';
 import { AccessProfileCopiesService } from './copies/access-profile-copies.service.js';
 import { UserAccessProfilesController } from './copies/user-access-profiles.controller.js';
@@ -12,6 +13,9 @@ import { AccessProfilesService } from './templates/access-profiles.service.js';
 import { AccessProfileVersionsController } from './templates/access-profile-versions.controller.js';
 import { AccessProfileVersionsService } from './templates/access-profile-versions.service.js';
 import { DeprecatedAccessProfileVersionsController } from './templates/deprecated-access-profile-versions.controller.js';
+import { AccessProfileRolesController } from './roles/access-profile-roles.controller.js';
+import { AccessProfileRolesService } from './roles/access-profile-roles.service.js';
+import { RoleDefaultProfiles } from './roles/role-default-profiles.js';
 
 /**
  * Access profiles (enterprise): templates (`/api/governance/access-profiles`), users' copies with their
@@ -20,14 +24,27 @@ import { DeprecatedAccessProfileVersionsController } from './templates/deprecate
 @Module({
   imports: [
     GovernanceModule,
-    TypeOrmModule.forFeature([AccessProfileEntity, AccessProfileCopyEntity, AccessProfileVersionEntity]),
+    TypeOrmModule.forFeature([
+      AccessProfileEntity,
+      AccessProfileCopyEntity,
+      AccessProfileVersionEntity,
+      AccessProfileRoleEntity,
+    ]),
   ],
   controllers: [
     AccessProfilesController,
     AccessProfileVersionsController,
     DeprecatedAccessProfileVersionsController,
     UserAccessProfilesController,
+    AccessProfileRolesController,
   ],
-  providers: [ManagedKeyWriter, AccessProfilesService, AccessProfileVersionsService, AccessProfileCopiesService],
+  providers: [
+    ManagedKeyWriter,
+    AccessProfilesService,
+    AccessProfileVersionsService,
+    AccessProfileCopiesService,
+    AccessProfileRolesService,
+    RoleDefaultProfiles,
+  ],
 })
 export class AccessProfilesModule {}

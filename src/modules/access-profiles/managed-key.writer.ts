@@ -8,17 +8,15 @@ import { VirtualKeyEntity } from '../governance/virtual-keys/entities/virtual-ke
 import { VirtualKeyCache } from '../governance/virtual-keys/virtual-key-cache.js';
 import { VirtualKeyPolicyWriter } from '../governance/virtual-keys/virtual-key-policy.writer.js';
 import type { BudgetInput, RateLimitInput } from '../governance/objects/limits.js';
+import type { VirtualKeyMcpGrant } from '../../core/auth/principal.js';
 import type { ProfileFields } from './access-profile-fields.js';
 
 /**
- * An MCP grant carried by a virtual key (`virtual_keys.mcp_configs`): the key may use these tools of that client
- * (`["*"]` every tool the client executes). Profile-managed keys get theirs from the copy's `mcp_servers` (whole
- * clients) and `include` overrides (single tools).
+ * An MCP grant carried by a virtual key (`virtual_keys.mcp_configs`, defined with the authenticated key the MCP
+ * catalog reads): profile-managed keys get theirs from the copy's `mcp_servers` (whole clients) and `include`
+ * overrides (single tools).
  */
-export interface VirtualKeyMcpGrant {
-  mcp_client_id: string;
-  tools_to_execute: string[];
-}
+export type { VirtualKeyMcpGrant };
 
 /** The policy of a profile-managed key, in the virtual-key writer's input shape. */
 export interface ManagedKeyPolicy {

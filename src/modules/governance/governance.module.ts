@@ -38,6 +38,7 @@ import { RolesController } from './rbac/roles.controller.js';
 import { RolesService } from './rbac/roles.service.js';
 import { UserEntity } from './users/entities/user.entity.js';
 import { UsersController } from './users/users.controller.js';
+import { UserRoleListeners } from './users/user-role-listeners.js';
 import { UsersService } from './users/users.service.js';
 import { VirtualKeyCredentialEntity } from './virtual-keys/entities/virtual-key-credential.entity.js';
 import { VirtualKeyEntity } from './virtual-keys/entities/virtual-key.entity.js';
@@ -84,6 +85,7 @@ import { VirtualKeysService } from './virtual-keys/virtual-keys.service.js';
   providers: [
     RolesService,
     UsersService,
+    UserRoleListeners,
     ManagementKeysService,
     VirtualKeyCache,
     VirtualKeysService,
@@ -111,6 +113,8 @@ import { VirtualKeysService } from './virtual-keys/virtual-keys.service.js';
     VirtualKeyCache,
     LimitsStore,
     GovernancePoliciesService,
+    // Access profiles give users their role's default profiles.
+    UserRoleListeners,
   ],
 })
 export class GovernanceModule {

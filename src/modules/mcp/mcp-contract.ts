@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { VirtualKeyMcpGrant } from '../../core/auth/principal.js';
 
 /**
  * The seams of the MCP module (issue 13). Three parts meet here:
@@ -49,17 +50,18 @@ export interface ExposedTool {
   timeoutMs: number;
 }
 
-/** Who is calling: the virtual key the request was authenticated with, if any. */
+/** Who is calling: the virtual key the request was authenticated with (and the MCP grants it carries), if any. */
 export interface McpCaller {
-  virtualKey?: { id: string; name: string };
+  virtualKey?: { id: string; name: string; mcp_grants?: readonly VirtualKeyMcpGrant[] };
 }
 
 /**
  * Which tools a caller may use, from memory (rebuilt when a client, its grants or its tool list change; never a
  * database read per call). Rule: a client serves a virtual key when it is not disabled, is `connected`, and either
- * `allow_on_all_virtual_keys` or a `vk_configs` entry names the key; the tools are the client's `tools_to_execute`
- * (`["*"]` all it lists, `[]` none), narrowed by the entry's own `tools_to_execute` when it has one. Without a virtual
- * key only `allow_on_all_virtual_keys` clients serve. Sorted by `name`.
+ * `allow_on_all_virtual_keys`, or a `vk_configs` entry names the key, or the key's own `mcp_grants` name the client;
+ * the tools are the client's `tools_to_execute` (`["*"]` all it lists, `[]` none), narrowed by the grants when there
+ * are any (a tool any grant lists; a `vk_configs` entry without a list grants all). Without a virtual key only
+ * `allow_on_all_virtual_keys` clients serve. Sorted by `name`.
  */
 export abstract class McpToolCatalog {
   abstract toolsFor(caller: McpCaller): readonly ExposedTool[] | Promise<readonly ExposedTool[]>;

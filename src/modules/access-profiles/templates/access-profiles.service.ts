@@ -10,6 +10,7 @@ import { EMPTY_PROFILE_FIELDS, profileFieldsOf, type ProfileFields } from '../ac
 import { AccessProfileCopyEntity } from '../entities/access-profile-copy.entity.js';
 import { AccessProfileEntity } from '../entities/access-profile.entity.js';
 import { applyProfileFields, assertProfileFields } from '../profile-fields.rules.js';
+import { attachedRoles } from '../roles/attached-roles.js';
 import { recordProfileVersion } from './access-profile-version.recorder.js';
 import type {
   AccessProfileDetailDto,
@@ -99,7 +100,11 @@ export class AccessProfilesService {
   async detail(id: number): Promise<AccessProfileDetailDto> {
     const profile = await this.get(id);
     const user_count = await this.dataSource.manager.countBy(AccessProfileCopyEntity, { parent_profile_id: id });
-    return { access_profile: AccessProfilesService.toView(profile), roles: [], user_count };
+    return {
+      access_profile: AccessProfilesService.toView(profile),
+      roles: await attachedRoles(this.dataSource.manager, id),
+      user_count,
+    };
   }
 
   async list(query: ListAccessProfilesQueryDto): Promise<AccessProfileListDto> {

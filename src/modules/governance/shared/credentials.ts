@@ -40,3 +40,11 @@ export function generateManagementKeyValue(): string {
 export function hashCredential(value: string): string {
   return hash('sha256', value, 'hex');
 }
+
+/**
+ * A key value as lists show it (`sk-gw-ab…wxyz`): its first 8 and last 4 characters. Stored beside the hash when the
+ * value is made (`virtual_key_credentials.value_hint`), since a hash cannot be masked afterwards.
+ */
+export function maskKeyValue(value: string): string {
+  return `${value.slice(0, 8)}…${value.slice(-4)}`;
+}

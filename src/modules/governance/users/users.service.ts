@@ -16,6 +16,7 @@ import { formatPermissionList } from '../shared/permission-list.js';
 import type { CreateUserDto, UpdateUserDto, UserDto } from './dto/user.dto.js';
 import { UserEntity } from './entities/user.entity.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password-hasher.js';
+import { UserRoleListeners, type AfterUserRoleCommit } from './user-role-listeners.js';
 
 export interface UserWithPermissions {
   user: UserEntity;
@@ -28,6 +29,7 @@ export class UsersService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: GatewayConfig,
     private readonly ports: AuthPorts,
+    private readonly roleListeners: UserRoleListeners,
   ) {}
 
   static toView(user: UserEntity): UserDto {
@@ -65,12 +67,14 @@ export class UsersService {
       team_id: dto.team_id ?? null,
       password_hash,
     });
-    return this.save(user);
+    return this.save(user, null);
   }
 
   async update(id: string, dto: UpdateUserDto, principal: Principal | undefined): Promise<UserEntity> {
     const user = await this.get(id);
     await this.checkRole(user.role_id, principal, 'change');
+    // The role before the change, when the role changes (its listeners then run in the same transaction).
+    const previousRole = dto.role_id !== undefined && dto.role_id !== user.role_id ? user.role_id : undefined;
     if (dto.role_id !== undefined) {
       await this.checkRole(dto.role_id, principal);
       user.role_id = dto.role_id;
@@ -78,9 +82,9 @@ export class UsersService {
     if (dto.name !== undefined) user.name = dto.name;
     if (dto.email !== undefined) user.email = dto.email.toLowerCase();
     if (dto.team_id !== undefined) user.team_id = dto.team_id;
-    if (dto.password === undefined) return this.save(user);
+    if (dto.password === undefined) return this.save(user, previousRole);
     user.password_hash = await hashPassword(dto.password);
-    const saved = await this.save(user);
+    const saved = await this.save(user, previousRole);
     // Whoever knew the old password must not keep a way in: every session of the account ends with it.
     await this.ports.sessions?.revokeUserSessions(saved.id);
     return saved;
@@ -136,9 +140,27 @@ export class UsersService {
     assertMayGrant(this.config, principal, formatPermissionList(RolesService.permissionsOf(role)), what);
   }
 
-  private async save(user: UserEntity): Promise<UserEntity> {
+  /**
+   * Saves the user; with `previousRole` (null: a new user) the role listeners (a role's default access profiles) run in
+   * the same transaction, so a user never exists without what their role gives them.
+   */
+  private async save(user: UserEntity, previousRole?: string | null): Promise<UserEntity> {
     try {
-      return await this.dataSource.getRepository(UserEntity).save(user);
+      let after: AfterUserRoleCommit[] = [];
+      const saved = await this.dataSource.transaction(async (m) => {
+        const row = await m.save(user);
+        if (previousRole !== undefined) {
+          after = await this.roleListeners.notify(m, {
+            user_id: row.id,
+            email: row.email,
+            previous_role_id: previousRole,
+            role_id: row.role_id,
+          });
+        }
+        return row;
+      });
+      for (const work of after) await work();
+      return saved;
     } catch (error) {
       if (isUniqueViolation(error, 'uq_users_email')) {
         throw GatewayException.conflict(`A user with email ${user.email} already exists`, 'email');

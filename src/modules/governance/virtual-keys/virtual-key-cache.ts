@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CacheFactory } from '../../../core/cache/cache.factory.js';
 import type { InvalidatedCache } from '../../../core/cache/invalidated-cache.js';
+import type { VirtualKeyMcpGrant } from '../../../core/auth/principal.js';
 
 /** What the hot path needs to accept or refuse a virtual key value. */
 export interface CachedVirtualKey {
@@ -13,6 +14,8 @@ export interface CachedVirtualKey {
   expires_at: number | null;
   /** Epoch ms when this particular value stops working (rotated out with a grace period). */
   retires_at: number | null;
+  /** The key's MCP grants, frozen (the MCP catalog compares them by identity). */
+  mcp_grants: readonly VirtualKeyMcpGrant[];
 }
 
 /** Invalidation topic of every virtual key change. */

@@ -67,7 +67,12 @@ export class VirtualKeysController {
 
   @Put(':vk_id')
   @Permission('VirtualKeys', 'Update')
-  @ApiOperation({ operationId: 'updateVirtualKey', summary: 'Update a virtual key' })
+  @ApiOperation({
+    operationId: 'updateVirtualKey',
+    summary: 'Update a virtual key',
+    description:
+      'A key an access profile manages (`access_profile_copy_id` set) changes only `name` and `description` here: any other field is 409 `profile_managed` naming it.',
+  })
   @ApiOkResponse({ type: VirtualKeyOperationDto })
   @ApiErrorResponses(404, 409)
   async update(@Param('vk_id') id: string, @Body() dto: UpdateVirtualKeyDto): Promise<VirtualKeyOperationDto> {
@@ -76,9 +81,14 @@ export class VirtualKeysController {
 
   @Delete(':vk_id')
   @Permission('VirtualKeys', 'Delete')
-  @ApiOperation({ operationId: 'deleteVirtualKey', summary: 'Delete a virtual key' })
+  @ApiOperation({
+    operationId: 'deleteVirtualKey',
+    summary: 'Delete a virtual key',
+    description:
+      'A key an access profile manages: 409 `profile_managed` (remove the user’s access profile instead, which deletes its keys).',
+  })
   @ApiOkResponse({ type: MessageResponseDto })
-  @ApiErrorResponses(404)
+  @ApiErrorResponses(404, 409)
   async delete(@Param('vk_id') id: string): Promise<MessageResponseDto> {
     await this.keys.delete(id);
     return { message: 'Virtual key deleted successfully' };

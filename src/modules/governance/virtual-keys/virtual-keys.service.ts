@@ -6,7 +6,7 @@ import type { AuthenticatedVirtualKey, LimitDescriptor } from '../../../core/aut
 import { parseDuration } from '../../../core/config/duration.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
-import { generateVirtualKeyValue, hashCredential, VIRTUAL_KEY_PREFIX } from '../shared/credentials.js';
+import { generateVirtualKeyValue, hashCredential, maskKeyValue, VIRTUAL_KEY_PREFIX } from '../shared/credentials.js';
 import { parseFutureExpiry } from '../shared/expiry.js';
 import { isId } from '../shared/ids.js';
 import type { PagingQueryDto } from '../shared/paging-query.dto.js';
@@ -18,6 +18,8 @@ import type {
 } from './dto/virtual-key.dto.js';
 import { VirtualKeyCredentialEntity } from './entities/virtual-key-credential.entity.js';
 import { VirtualKeyEntity } from './entities/virtual-key.entity.js';
+import { assertEditableWhenManaged, managedKeyLocked } from './managed-key-lock.js';
+import { normalizeMcpGrants, storedMcpGrants } from './mcp-grants.js';
 import { VirtualKeyCache, type CachedVirtualKey } from './virtual-key-cache.js';
 import { VirtualKeyPolicyWriter } from './virtual-key-policy.writer.js';
 import { LimitsStore, type RemovedLimits } from '../objects/limits.store.js';
@@ -56,7 +58,7 @@ export class VirtualKeysService {
         provider_configs: p.provider_configs,
         budgets: p.budgets,
         rate_limit: p.rate_limit,
-        mcp_configs: k.mcp_configs as Record<string, unknown>[],
+        mcp_configs: storedMcpGrants(k.mcp_configs).map((g) => ({ ...g, tools_to_execute: [...g.tools_to_execute] })),
       };
     });
   }
@@ -71,6 +73,7 @@ export class VirtualKeysService {
       expires_at: key.expires_at?.toISOString() ?? null,
       team_id: key.team_id,
       customer_id: key.customer_id,
+      access_profile_copy_id: key.access_profile_copy_id,
       created_at: key.created_at.toISOString(),
       updated_at: key.updated_at.toISOString(),
     };
@@ -111,6 +114,7 @@ export class VirtualKeysService {
     const expires_at = parseFutureExpiry(dto.expires_at) ?? null;
     const value = generateVirtualKeyValue();
     await this.policy.validateInput(dto);
+    const mcpConfigs = normalizeMcpGrants(dto.mcp_configs ?? [], 'mcp_configs');
     try {
       const key = await this.dataSource.transaction(async (m) => {
         await this.policy.validateOwner(m, dto, undefined);
@@ -123,7 +127,7 @@ export class VirtualKeysService {
             expires_at,
             team_id: dto.team_id ?? null,
             customer_id: dto.customer_id ?? null,
-            mcp_configs: dto.mcp_configs ?? [],
+            mcp_configs: mcpConfigs,
           }),
         );
         await this.addCredential(m, saved.id, value);
@@ -167,16 +171,71 @@ export class VirtualKeysService {
     }
   }
 
+  /** The keys the listed access-profile copies produced, with their current values masked (oldest first). */
+  async managedKeys(
+    copyIds: readonly number[],
+    m: EntityManager = this.dataSource.manager,
+  ): Promise<Array<{ id: string; name: string; access_profile_copy_id: number; value_hint: string }>> {
+    if (!copyIds.length) return [];
+    const keys = await m.find(VirtualKeyEntity, {
+      where: { access_profile_copy_id: In([...copyIds]) },
+      order: { created_at: 'ASC', id: 'ASC' },
+    });
+    const credentials = keys.length
+      ? await m.find(VirtualKeyCredentialEntity, {
+          where: { virtual_key_id: In(keys.map((k) => k.id)), retires_at: IsNull() },
+        })
+      : [];
+    const hints = new Map(credentials.map((c) => [c.virtual_key_id, c.value_hint]));
+    return keys.map((k) => ({
+      id: k.id,
+      name: k.name,
+      access_profile_copy_id: k.access_profile_copy_id!,
+      // Values made before hints were stored show the prefix only.
+      value_hint: hints.get(k.id) ?? `${VIRTUAL_KEY_PREFIX}…`,
+    }));
+  }
+
+  /**
+   * Deletes every key the listed copies produced, inside the caller's transaction (with the model configs scoped to
+   * them). Returns their names and the limits whose counters the caller resets after the commit (ManagedKeyWriter).
+   */
+  async deleteManaged(
+    m: EntityManager,
+    copyIds: readonly number[],
+  ): Promise<{ names: string[]; limits: RemovedLimits }> {
+    const limits: RemovedLimits = { budgetIds: [], rateLimitIds: [] };
+    if (!copyIds.length) return { names: [], limits };
+    const keys = await m.find(VirtualKeyEntity, {
+      where: { access_profile_copy_id: In([...copyIds]) },
+      order: { created_at: 'ASC', id: 'ASC' },
+      lock: { mode: 'pessimistic_write' },
+    });
+    for (const key of keys) {
+      const ids = await this.policy.allLimitIds(m, key.id);
+      limits.budgetIds.push(...ids.budgetIds);
+      limits.rateLimitIds.push(...ids.rateLimitIds);
+    }
+    if (keys.length) {
+      const ids = keys.map((k) => k.id);
+      await m.delete(ModelConfigEntity, { scope: 'virtual_key', scope_id: In(ids) });
+      await m.delete(VirtualKeyEntity, { id: In(ids) });
+    }
+    return { names: keys.map((k) => k.name), limits };
+  }
+
   async update(id: string, dto: UpdateVirtualKeyDto): Promise<VirtualKeyDto> {
     if (!isId(id)) throw this.notFound(id);
     const expiresAt = dto.expires_at === undefined ? undefined : (parseFutureExpiry(dto.expires_at) ?? null);
     await this.policy.validateInput(dto);
+    const mcpConfigs = dto.mcp_configs && normalizeMcpGrants(dto.mcp_configs, 'mcp_configs');
     let toReset: RemovedLimits = { budgetIds: [], rateLimitIds: [] };
     let saved: VirtualKeyEntity;
     try {
       saved = await this.dataSource.transaction(async (m) => {
         const key = await m.findOne(VirtualKeyEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
         if (!key) throw this.notFound(id);
+        assertEditableWhenManaged(key, dto);
         await this.policy.validateOwner(m, dto, key);
         if (expiresAt !== undefined) key.expires_at = expiresAt;
         if (dto.name !== undefined) key.name = dto.name;
@@ -184,7 +243,7 @@ export class VirtualKeysService {
         if (dto.is_active !== undefined) key.is_active = dto.is_active;
         if (dto.team_id !== undefined) key.team_id = dto.team_id;
         if (dto.customer_id !== undefined) key.customer_id = dto.customer_id;
-        if (dto.mcp_configs !== undefined) key.mcp_configs = dto.mcp_configs;
+        if (mcpConfigs !== undefined) key.mcp_configs = mcpConfigs;
         const result = await m.save(key);
         const removed = await this.policy.write(m, id, dto);
         toReset = removed;
@@ -209,6 +268,7 @@ export class VirtualKeysService {
 
   async delete(id: string): Promise<void> {
     const key = await this.get(id);
+    if (key.access_profile_copy_id !== null) throw managedKeyLocked(key, undefined);
     // Credentials, provider configs, budgets and rate limits go with it (ON DELETE CASCADE); so do the model configs
     // scoped to it.
     const removed = await this.dataSource.transaction(async (m) => {
@@ -299,6 +359,7 @@ export class VirtualKeysService {
       expires_at: key.expires_at,
       limits: NO_LIMITS,
       presented_value: value,
+      mcp_grants: key.mcp_grants,
     };
   }
 
@@ -322,6 +383,7 @@ export class VirtualKeysService {
             is_active: vk.is_active,
             expires_at: vk.expires_at?.getTime() ?? null,
             retires_at: credential.retires_at?.getTime() ?? null,
+            mcp_grants: storedMcpGrants(vk.mcp_configs),
           }
         : null;
     return key;
@@ -332,6 +394,7 @@ export class VirtualKeysService {
       id: randomUUID(),
       virtual_key_id: virtualKeyId,
       value_hash: hashCredential(value),
+      value_hint: maskKeyValue(value),
       retires_at: null,
     });
   }

@@ -1,3 +1,4 @@
+import type { VirtualKeyMcpGrant } from '../../../core/auth/principal.js';
 import type { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { Admission } from '../../governance/limits/governance-enforcer.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
@@ -36,6 +37,8 @@ export interface InferenceCall {
     readonly name: string;
     readonly team_id?: string | null;
     readonly customer_id?: string | null;
+    /** Its MCP grants (the tool catalog serves them). */
+    readonly mcp_grants?: readonly VirtualKeyMcpGrant[];
   };
   /** The request's headers and query parameters, as routing rules read them (`headers`, `params`). */
   headers?: Record<string, string | string[] | undefined>;

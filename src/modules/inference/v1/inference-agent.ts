@@ -52,7 +52,8 @@ export class InferenceAgent {
    * empty list: nothing allocated).
    */
   inject(call: InferenceCall): InjectedTools | undefined | Promise<InjectedTools | undefined> {
-    // The call carries the virtual key as McpCaller wants it (`virtualKey: { id, name }`): no caller object is built.
+    // The call carries the virtual key as McpCaller wants it (`virtualKey: { id, name, mcp_grants }`): no caller object
+    // is built.
     const listed = this.catalog.toolsFor(call);
     if (listed instanceof Promise) return listed.then((tools) => this.offer(call, tools));
     return this.offer(call, listed);
@@ -123,7 +124,7 @@ export class InferenceAgent {
     const onAbort = () => controller.abort(call.signal.reason);
     call.signal.once('abort', onAbort);
     const vk = call.virtualKey;
-    const virtualKey = vk ? { id: vk.id, name: vk.name } : undefined;
+    const virtualKey = vk ? { id: vk.id, name: vk.name, mcp_grants: vk.mcp_grants } : undefined;
     const metadata = call.log?.metadata ?? undefined;
     return Promise.all(
       calls.map(async (c) => {

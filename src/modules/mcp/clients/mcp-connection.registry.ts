@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import type { Repository } from 'typeorm';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { VirtualKeyMcpGrant } from '../../../core/auth/principal.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { InvalidationBus } from '../../../core/redis/invalidation.bus.js';
@@ -25,6 +26,7 @@ import {
   type ResolvedConnectionConfig,
 } from './mcp-connection.js';
 import { PolicyFetch } from './mcp-outbound-fetch.js';
+import { VIRTUAL_KEYS_TOPIC } from '../../governance/virtual-keys/virtual-key-cache.js';
 
 /** Invalidation topic of MCP client registrations: `<action>:<client id>:<origin replica>`. */
 export const MCP_CLIENTS_TOPIC = 'mcp:clients';
@@ -58,8 +60,10 @@ export class McpConnectionRegistry
   private readonly clients = new Map<string, Registered>();
   private readonly origin = randomUUID();
   private readonly fetcher: PolicyFetch;
-  private catalog = new Map<string, readonly ExposedTool[]>();
+  /** Per virtual key id: its tools, and the grant list (by identity) they were computed from. */
+  private catalog = new Map<string, { grants: readonly VirtualKeyMcpGrant[]; tools: readonly ExposedTool[] }>();
   private unsubscribe: (() => void) | undefined;
+  private unsubscribeKeys: (() => void) | undefined;
   private closing = false;
 
   constructor(
@@ -74,6 +78,8 @@ export class McpConnectionRegistry
 
   async onApplicationBootstrap(): Promise<void> {
     this.unsubscribe = this.bus.subscribe(MCP_CLIENTS_TOPIC, (message) => this.onMessage(message));
+    // A virtual key's grants changed (or the key went) on some replica: drop the catalogs built from the old ones.
+    this.unsubscribeKeys = this.bus.subscribe(VIRTUAL_KEYS_TOPIC, () => this.changed());
     // Connections are made in the background: a server down at start must not hold the gateway back.
     await this.reconcileAll().catch((err: unknown) =>
       this.logger.warn({ err: (err as Error).message }, 'mcp clients could not be loaded at start'),
@@ -83,6 +89,7 @@ export class McpConnectionRegistry
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
     this.unsubscribe?.();
+    this.unsubscribeKeys?.();
     const all = [...this.clients.values()];
     this.clients.clear();
     await Promise.all(all.map((r) => (r.connection ? r.connection.close() : Promise.resolve())));
@@ -157,15 +164,22 @@ export class McpConnectionRegistry
 
   toolsFor(caller: McpCaller): readonly ExposedTool[] {
     const key = caller.virtualKey?.id ?? '';
+    const keyGrants = caller.virtualKey?.mcp_grants ?? NO_GRANTS;
     const cached = this.catalog.get(key);
-    if (cached) return cached;
+    // The grants come from the key cache, which hands out a new array after every change of the key: an entry built
+    // from other grants is stale even if the bus message dropping it has not arrived yet.
+    if (cached && cached.grants === keyGrants) return cached.tools;
     const tools: ExposedTool[] = [];
     for (const { entity, connection } of this.clients.values()) {
       if (entity.disabled || !connection || connection.state !== 'connected') continue;
-      const grant = key ? entity.vk_configs.find((c) => c.virtual_key_id === key) : undefined;
-      if (!entity.allow_on_all_virtual_keys && !grant) continue;
+      const grants: Array<readonly string[] | undefined> = [];
+      const vkConfig = key ? entity.vk_configs.find((c) => c.virtual_key_id === key) : undefined;
+      if (vkConfig) grants.push(vkConfig.tools_to_execute);
+      for (const g of keyGrants) if (g.mcp_client_id === entity.id) grants.push(g.tools_to_execute);
+      if (!entity.allow_on_all_virtual_keys && !grants.length) continue;
       const allowed = (name: string) =>
-        listed(entity.tools_to_execute, name) && (!grant?.tools_to_execute || listed(grant.tools_to_execute, name));
+        listed(entity.tools_to_execute, name) &&
+        (!grants.length || grants.some((list) => list === undefined || listed(list, name)));
       for (const tool of connection.tools) {
         if (!allowed(tool.name)) continue;
         tools.push({
@@ -182,7 +196,7 @@ export class McpConnectionRegistry
     tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const frozen = Object.freeze(tools);
     if (this.catalog.size >= 10_000) this.catalog.clear();
-    this.catalog.set(key, frozen);
+    this.catalog.set(key, { grants: keyGrants, tools: frozen });
     return frozen;
   }
 
@@ -269,6 +283,8 @@ export class McpConnectionRegistry
     return { type: entity.connection_type, url: entity.connection_string ?? '', headers };
   }
 }
+
+const NO_GRANTS: readonly VirtualKeyMcpGrant[] = Object.freeze([]);
 
 /** `["*"]` lists every name, `[]` none. */
 function listed(list: readonly string[], name: string): boolean {

@@ -27,7 +27,7 @@ export class McpCallerResolver {
   of(request: FastifyRequest): ResolvedCaller {
     const key = request.principal?.virtualKey;
     const metadata = logMetadataOf(request.headers, this.metadataPrefix);
-    if (key) return { virtualKey: { id: key.id, name: key.name }, metadata };
+    if (key) return { virtualKey: { id: key.id, name: key.name, mcp_grants: key.mcp_grants }, metadata };
     if (this.config.inference.require_virtual_key) {
       throw GatewayException.unauthorized(
         'missing_credentials',

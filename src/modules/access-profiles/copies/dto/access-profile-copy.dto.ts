@@ -26,10 +26,40 @@ export class AccessProfileCopyDto {
   is_active: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   expires_at: string | null;
-  @ApiProperty({ type: [String] })
+  @ApiProperty({
+    enum: ['direct', 'role'],
+    description: '`role`: a default of the user’s role (replaced on role change)',
+  })
+  assigned_via: 'direct' | 'role';
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The role that assigned it (`role`)' })
+  role_id: string | null;
+  @ApiProperty({ type: [String], description: 'The managed keys this copy produced' })
   virtual_key_ids: string[];
-  @ApiProperty({ type: [String], description: 'Masked: a prefix and the last four characters' })
+  @ApiProperty({
+    type: [String],
+    description: 'Their current values masked (`sk-gw-ab…wxyz`: first 8 and last 4 characters), in the same order',
+  })
   virtual_key_values: string[];
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+}
+
+@ApiSchema({ name: 'UserAccessProfileList' })
+export class AccessProfileCopyListDto {
+  @ApiProperty({ type: [AccessProfileCopyDto] })
+  access_profiles: AccessProfileCopyDto[];
+}
+
+@ApiSchema({ name: 'UserAccessProfileRemoved' })
+export class RemovedAccessProfileDto {
+  @ApiProperty()
+  message: string;
+  @ApiProperty({ type: [String], description: 'Names of the managed keys deleted with the copy' })
+  deleted_vk_names: string[];
+  @ApiProperty({ type: 'integer' })
+  deleted_vk_count: number;
 }
 
 @ApiSchema({ name: 'AssignAccessProfileResponse' })

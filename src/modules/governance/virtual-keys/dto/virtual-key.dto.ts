@@ -25,6 +25,7 @@ import { OwnerLimitsInputDto, OwnerLimitsUpdateDto } from '../../objects/dto/own
 import { DURATION_PATTERN } from '../../../../core/config/gateway-config.js';
 import { RFC3339 } from '../../shared/ids.js';
 import { IsNullable, IsOptionalNonNull, IsStringList } from '../../../../core/validation/field.decorators.js';
+import { VirtualKeyMcpGrantDto } from '../mcp-grants.js';
 
 export const PROVIDER_MESSAGE = `provider must be one of ${PROVIDER_IDS.join(', ')}`;
 /** Most provider configs and MCP configs one key holds. */
@@ -82,12 +83,12 @@ const PROVIDER_CONFIGS_DOC: ApiPropertyOptions = {
   description:
     'Providers the key may use. Absent or empty: every configured provider and model. On update a list replaces them (a config for a provider already listed keeps its id and usage), `[]` removes them.',
 };
-const MCP_CONFIGS_DOC = {
-  type: 'array',
-  items: { type: 'object' },
+const MCP_CONFIGS_DOC: ApiPropertyOptions = {
+  type: [VirtualKeyMcpGrantDto],
   maxItems: MAX_PROVIDER_CONFIGS,
-  description: 'MCP tool grants: accepted and stored as sent, not enforced yet (placeholder for MCP governance).',
-} as const;
+  description:
+    'MCP clients the key may use beyond those allowed on every key, each with its tools (one grant per client). On update a list replaces them, `[]` removes them.',
+};
 
 @ApiSchema({ name: 'VirtualKeyCreateRequest' })
 export class CreateVirtualKeyDto extends OwnerLimitsInputDto {
@@ -138,7 +139,9 @@ export class CreateVirtualKeyDto extends OwnerLimitsInputDto {
   @IsArray()
   @ArrayMaxSize(MAX_PROVIDER_CONFIGS)
   @IsObject({ each: true, message: 'mcp_configs items must be objects' })
-  mcp_configs?: Record<string, unknown>[];
+  @ValidateNested({ each: true })
+  @Type(() => VirtualKeyMcpGrantDto)
+  mcp_configs?: VirtualKeyMcpGrantDto[];
 }
 
 /**
@@ -195,7 +198,9 @@ export class UpdateVirtualKeyDto extends OwnerLimitsUpdateDto {
   @IsArray()
   @ArrayMaxSize(MAX_PROVIDER_CONFIGS)
   @IsObject({ each: true, message: 'mcp_configs items must be objects' })
-  mcp_configs?: Record<string, unknown>[];
+  @ValidateNested({ each: true })
+  @Type(() => VirtualKeyMcpGrantDto)
+  mcp_configs?: VirtualKeyMcpGrantDto[];
 }
 
 @ApiSchema({ name: 'VirtualKeyRotateRequest' })
@@ -247,6 +252,15 @@ export class ProviderConfigViewDto {
   rate_limit: RateLimitViewDto | null;
 }
 
+@ApiSchema({ name: 'VirtualKeyMcpGrantView' })
+export class VirtualKeyMcpGrantViewDto {
+  @ApiProperty({ format: 'uuid' })
+  mcp_client_id: string;
+
+  @ApiProperty({ type: [String], description: '`["*"]`: every tool the client executes' })
+  tools_to_execute: string[];
+}
+
 @ApiSchema({ name: 'VirtualKey' })
 export class VirtualKeyDto {
   @ApiProperty({ format: 'uuid' })
@@ -282,8 +296,16 @@ export class VirtualKeyDto {
   @ApiProperty({ type: RateLimitViewDto, nullable: true })
   rate_limit: RateLimitViewDto | null;
 
-  @ApiProperty(MCP_CONFIGS_DOC)
-  mcp_configs: Record<string, unknown>[];
+  @ApiProperty({ type: [VirtualKeyMcpGrantViewDto], description: 'MCP clients the key may use, with their tools' })
+  mcp_configs: VirtualKeyMcpGrantViewDto[];
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'The user’s access-profile copy this key was built from: its policy is edit-locked (only name and description change here)',
+  })
+  access_profile_copy_id: number | null;
 
   @ApiProperty({ format: 'date-time' })
   created_at: string;

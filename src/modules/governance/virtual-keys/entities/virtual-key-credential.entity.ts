@@ -22,6 +22,10 @@ export class VirtualKeyCredentialEntity {
   @Column({ name: 'value_hash', type: 'char', length: 64 })
   value_hash: string;
 
+  /** The value masked (`maskKeyValue`), for lists; null on values made before hints were stored. */
+  @Column({ name: 'value_hint', type: 'varchar', length: 16, nullable: true })
+  value_hint: string | null;
+
   @Column({ name: 'retires_at', type: 'timestamptz', nullable: true })
   retires_at: Date | null;
 

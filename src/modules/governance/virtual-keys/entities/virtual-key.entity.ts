@@ -55,7 +55,10 @@ export class VirtualKeyEntity {
   @JoinColumn({ name: 'customer_id', foreignKeyConstraintName: 'fk_virtual_keys_customer_id' })
   customer?: CustomerEntity;
 
-  /** Placeholder for the MCP issue: stored as sent, not enforced yet. */
+  /**
+   * MCP grants (`VirtualKeyMcpGrant[]`), enforced by the MCP catalog. Typed loosely: rows written while the column was
+   * a free-form placeholder may hold other shapes (storedMcpGrants ignores them).
+   */
   @Column({ name: 'mcp_configs', type: 'jsonb', default: () => "'[]'" })
   mcp_configs: unknown[];
 
