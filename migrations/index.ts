@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { AccessProfilePropagations1795700000007 } from './1795700000007-AccessProfilePropagations.js';
 import { AccessProfiles1795700000004 } from './1795700000004-AccessProfiles.js';
 import { McpToolLogs1795700000003 } from './1795700000003-McpToolLogs.js';
 import { McpClients1795700000002 } from './1795700000002-McpClients.js';
@@ -34,4 +35,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   McpClients1795700000002,
   McpToolLogs1795700000003,
   AccessProfiles1795700000004,
+  AccessProfilePropagations1795700000007,
 ];

@@ -324,6 +324,9 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
       'POST /api/governance/access-profiles': 'AccessProfiles:Create',
       'GET /api/governance/access-profiles/:profile_id': 'AccessProfiles:View',
       'POST /api/governance/users/:user_id/access-profiles': 'AccessProfiles:Create',
+      'POST /api/governance/access-profiles/:profile_id/propagate': 'AccessProfiles:Create',
+      'POST /api/access-profiles/:profile_id/propagate': 'AccessProfiles:Create',
+      'GET /api/governance/access-profiles/propagations/:job_id': 'AccessProfiles:View',
     };
     const actual = Object.fromEntries(
       Object.keys(expected).map((k) => [k, permissionOf(routes.find((r) => key(r) === k)?.access)]),
