@@ -27,7 +27,7 @@ import { summarise } from './propagation-summary.js';
 const OUTCOME_KEY = 'pk_access_profile_propagation_users';
 /** Progress is written to the row and the job at most this often. */
 const PROGRESS_EVERY_MS = 250;
-/** Users in flight at once on Postgres (a quarter of its pool beside the request path); PGlite has one connection. */
+/** Users in flight at once on Postgres (at most half its pool, the rest for requests); PGlite has one connection. */
 const MAX_CONCURRENCY = 4;
 
 /**
