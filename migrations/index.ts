@@ -1,6 +1,7 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
 import { AccessProfileRolesAndKeyHints1795700000006 } from './1795700000006-AccessProfileRolesAndKeyHints.js';
 import { AccessProfileVersions1795700000005 } from './1795700000005-AccessProfileVersions.js';
+import { AccessProfilePropagations1795700000007 } from './1795700000007-AccessProfilePropagations.js';
 import { AccessProfiles1795700000004 } from './1795700000004-AccessProfiles.js';
 import { McpToolLogs1795700000003 } from './1795700000003-McpToolLogs.js';
 import { McpClients1795700000002 } from './1795700000002-McpClients.js';
@@ -38,4 +39,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   AccessProfiles1795700000004,
   AccessProfileVersions1795700000005,
   AccessProfileRolesAndKeyHints1795700000006,
+  AccessProfilePropagations1795700000007,
 ];

@@ -337,6 +337,9 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
       'DELETE /api/governance/users/:user_id/access-profiles/:profile_id': 'AccessProfiles:Delete',
       'POST /api/governance/access-profiles/:profile_id/roles': 'AccessProfiles:Create',
       'DELETE /api/governance/access-profiles/:profile_id/roles/:role_id': 'AccessProfiles:Delete',
+      'POST /api/governance/access-profiles/:profile_id/propagate': 'AccessProfiles:Create',
+      'POST /api/access-profiles/:profile_id/propagate': 'AccessProfiles:Create',
+      'GET /api/governance/access-profiles/propagations/:job_id': 'AccessProfiles:View',
     };
     const actual = Object.fromEntries(
       Object.keys(expected).map((k) => [k, permissionOf(routes.find((r) => key(r) === k)?.access)]),

@@ -38,6 +38,7 @@ export const ENV_OVERRIDES: ReadonlyArray<{ env: string; key: string; coerce: Co
   { env: 'GATEWAY_PRICING_REFRESH_URL', key: 'pricing.refresh_url', coerce: 'string' },
   { env: 'GATEWAY_OTEL_ENDPOINT', key: 'otel.endpoint', coerce: 'string' },
   { env: 'GATEWAY_OTEL_SERVICE_NAME', key: 'otel.service_name', coerce: 'string' },
+  { env: 'GATEWAY_ACCESS_PROFILES_PROPAGATION_WAIT', key: 'access_profiles.propagation_wait', coerce: 'string' },
   { env: 'GATEWAY_AGENT_HISTORY_RETENTION', key: 'agent_history.retention', coerce: 'string' },
   { env: 'GATEWAY_AUDIT_LOGS_RETENTION', key: 'audit_logs.retention', coerce: 'string' },
   { env: 'HOST', key: 'host', coerce: 'string' },

@@ -148,6 +148,16 @@ export class McpConfig {
   max_agent_depth = 10;
 }
 
+/** Access profiles (enterprise; docs/access-profiles.md). */
+export class AccessProfilesConfig {
+  /**
+   * How long `POST …/propagate` waits for its job before answering 202 `{ job_id }` (the job goes on; its status is at
+   * `GET /api/governance/access-profiles/propagations/{job_id}`).
+   */
+  @Matches(DURATION_PATTERN, { message: 'must be a duration such as 30s' })
+  propagation_wait = '30s';
+}
+
 /** The unified inference API (/v1): who may call it. */
 export class InferenceConfig {
   /** A virtual key is required on every inference request. */
@@ -311,6 +321,10 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => McpConfig)
   mcp: McpConfig = new McpConfig();
+
+  @ValidateNested()
+  @Type(() => AccessProfilesConfig)
+  access_profiles: AccessProfilesConfig = new AccessProfilesConfig();
 
   @ValidateNested()
   @Type(() => AgentHistoryConfig)

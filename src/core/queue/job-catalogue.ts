@@ -24,6 +24,7 @@ export const JOBS = {
   recoverJobs: 'maintenance.recover-jobs',
   agentsPushDeliver: 'agents.push-deliver',
   mcpFailPendingLogs: 'mcp.fail-pending-logs',
+  accessProfilesPropagate: 'access-profiles.propagate',
 } as const;
 export type JobName = (typeof JOBS)[keyof typeof JOBS];
 
@@ -35,6 +36,8 @@ export interface JobPayloads {
   'agents.push-deliver': { push_event_id: string };
   /** Fail MCP tool logs still `processing` after `mcp.pending_log_ttl`. */
   'mcp.fail-pending-logs': { reason?: string };
+  /** Push an access profile's fields to its holders' copies (access_profile_propagations.id, also the job id). */
+  'access-profiles.propagate': { propagation_id: string };
 }
 
 export interface JobBackoff {
@@ -98,6 +101,15 @@ export const JOB_SETTINGS: { [K in JobName]: JobSettings<K> } = {
     repeatPayload: { reason: 'schedule' },
     keepCompletedMs: 10 * 60 * 1000,
     timeoutMs: 60_000,
+  },
+  'access-profiles.propagate': {
+    queue: QUEUES.default,
+    // Per-user outcomes are stored with each user's change, so a retry only takes up the users not yet recorded.
+    attempts: 3,
+    backoff: { type: 'exponential', delayMs: 2_000 },
+    idempotencyKey: (payload) => payload.propagation_id,
+    keepCompletedMs: 24 * 60 * 60 * 1000,
+    timeoutMs: 60 * 60 * 1000,
   },
 };
 

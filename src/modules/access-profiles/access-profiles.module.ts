@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module.js';
 import { GovernanceModule } from '../governance/governance.module.js';
 import { AccessProfileCopyEntity } from './entities/access-profile-copy.entity.js';
 import { AccessProfileVersionEntity } from './entities/access-profile-version.entity.js';
@@ -16,6 +17,13 @@ import { DeprecatedAccessProfileVersionsController } from './templates/deprecate
 import { AccessProfileRolesController } from './roles/access-profile-roles.controller.js';
 import { AccessProfileRolesService } from './roles/access-profile-roles.service.js';
 import { RoleDefaultProfiles } from './roles/role-default-profiles.js';
+import { DeprecatedPropagateController } from './propagation/deprecated-propagate.controller.js';
+import { AccessProfilePropagationUserEntity } from './propagation/entities/access-profile-propagation-user.entity.js';
+import { AccessProfilePropagationEntity } from './propagation/entities/access-profile-propagation.entity.js';
+import { PropagationAudit } from './propagation/propagation.audit.js';
+import { PropagationRunner } from './propagation/propagation.runner.js';
+import { PropagationsController } from './propagation/propagations.controller.js';
+import { PropagationsService } from './propagation/propagations.service.js';
 
 /**
  * Access profiles (enterprise): templates (`/api/governance/access-profiles`), users' copies with their
@@ -29,6 +37,9 @@ import { RoleDefaultProfiles } from './roles/role-default-profiles.js';
       AccessProfileCopyEntity,
       AccessProfileVersionEntity,
       AccessProfileRoleEntity,
+    AuditModule,
+      AccessProfilePropagationEntity,
+      AccessProfilePropagationUserEntity,
     ]),
   ],
   controllers: [
@@ -37,6 +48,8 @@ import { RoleDefaultProfiles } from './roles/role-default-profiles.js';
     DeprecatedAccessProfileVersionsController,
     UserAccessProfilesController,
     AccessProfileRolesController,
+    PropagationsController,
+    DeprecatedPropagateController,
   ],
   providers: [
     ManagedKeyWriter,
@@ -45,6 +58,9 @@ import { RoleDefaultProfiles } from './roles/role-default-profiles.js';
     AccessProfileCopiesService,
     AccessProfileRolesService,
     RoleDefaultProfiles,
+    PropagationsService,
+    PropagationRunner,
+    PropagationAudit,
   ],
 })
 export class AccessProfilesModule {}

@@ -10,7 +10,9 @@ import type { AuditLogDto, AuditLogListDto } from './dto/audit-log.dto.js';
 import type { ListAuditLogsQueryDto } from './dto/list-audit-logs.query.dto.js';
 import { AuditLogEntity } from './entities/audit-log.entity.js';
 
-export type AuditRecord = Omit<AuditLogEntity, 'id' | 'created_at'>;
+export type AuditRecord = Omit<AuditLogEntity, 'id' | 'created_at' | 'metadata'> & {
+  metadata?: Record<string, unknown> | null;
+};
 
 /** The append-log kind of `audit_logs` rows (metric label, config key of the retention). */
 export const AUDIT_LOGS_KIND = 'audit_logs';
@@ -56,6 +58,7 @@ export class AuditService {
       target_id: entry.target_id,
       status_code: entry.status_code,
       client_address: entry.client_address,
+      metadata: entry.metadata ?? null,
       created_at: new Date(),
     };
     this.writer.append(AUDIT_LOGS_KIND, row);

@@ -38,6 +38,14 @@ export class AuditLogDto {
   @ApiProperty({ type: String, nullable: true })
   client_address: string | null;
 
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'Set by background jobs acting for a caller (an access profile propagation: its counts); else null',
+  })
+  metadata: Record<string, unknown> | null;
+
   @ApiProperty({ format: 'date-time' })
   created_at: string;
 }

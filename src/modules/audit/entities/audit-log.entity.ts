@@ -39,6 +39,10 @@ export class AuditLogEntity {
   @Column({ type: 'varchar', length: 64, nullable: true })
   client_address: string | null;
 
+  /** What a background job that acted for a caller adds (a propagation's counts); null for request rows. */
+  @Column({ type: 'jsonb', nullable: true })
+  metadata: Record<string, unknown> | null;
+
   @Column({ type: 'timestamptz' })
   created_at: Date;
 }
