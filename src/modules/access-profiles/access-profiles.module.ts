@@ -32,12 +32,12 @@ import { PropagationsService } from './propagation/propagations.service.js';
 @Module({
   imports: [
     GovernanceModule,
+    AuditModule,
     TypeOrmModule.forFeature([
       AccessProfileEntity,
       AccessProfileCopyEntity,
       AccessProfileVersionEntity,
       AccessProfileRoleEntity,
-    AuditModule,
       AccessProfilePropagationEntity,
       AccessProfilePropagationUserEntity,
     ]),
