@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { In, type EntityManager } from 'typeorm';
-import { RateLimitEntity } from '../governance/objects/entities/rate-limit.entity.js';
+import type { EntityManager } from 'typeorm';
+import { bulkUpdate } from '../../core/persistence/bulk-write.js';
 import { LimitsStore, type RemovedLimits } from '../governance/objects/limits.store.js';
 import { GovernancePoliciesService } from '../governance/policies/governance-policies.service.js';
 import type { ProviderConfigInputDto } from '../governance/virtual-keys/dto/virtual-key.dto.js';
-import { VirtualKeyEntity } from '../governance/virtual-keys/entities/virtual-key.entity.js';
 import { VirtualKeyCache } from '../governance/virtual-keys/virtual-key-cache.js';
 import { VirtualKeyPolicyWriter } from '../governance/virtual-keys/virtual-key-policy.writer.js';
 import type { BudgetInput, RateLimitInput } from '../governance/objects/limits.js';
@@ -17,6 +16,12 @@ import type { ProfileFields } from './access-profile-fields.js';
  * overrides (single tools).
  */
 export type { VirtualKeyMcpGrant };
+
+/** One managed key to rewrite from a copy's fields (ManagedKeyWriter.writeMany). */
+export interface ManagedKeyWrite {
+  virtualKeyId: string;
+  fields: ProfileFields;
+}
 
 /** The policy of a profile-managed key, in the virtual-key writer's input shape. */
 export interface ManagedKeyPolicy {
@@ -86,23 +91,47 @@ export class ManagedKeyWriter {
     fields: ProfileFields,
     options: { resetUsage: boolean },
   ): Promise<RemovedLimits> {
-    const policy = managedKeyPolicy(fields);
-    const before = await this.rateLimitWindows(m, virtualKeyId);
-    await m.update(VirtualKeyEntity, { id: virtualKeyId }, { mcp_configs: policy.mcp_configs });
-    const removed = await this.policy.write(m, virtualKeyId, policy);
-    const toReset: RemovedLimits = { budgetIds: [...removed.budgetIds], rateLimitIds: [...removed.rateLimitIds] };
-    if (options.resetUsage) {
-      const all = await this.policy.allLimitIds(m, virtualKeyId);
-      await this.limits.markReset(m, all.budgetIds);
-      toReset.budgetIds.push(...all.budgetIds);
-      toReset.rateLimitIds.push(...all.rateLimitIds);
-    } else {
-      const after = await this.rateLimitWindows(m, virtualKeyId);
-      for (const [id, windows] of after) {
-        const old = before.get(id);
-        if (old && old !== windows) toReset.rateLimitIds.push(id);
+    return this.writeMany(m, [{ virtualKeyId, fields }], options);
+  }
+
+  /**
+   * `write` for many keys (each at most once) in a handful of statements: the keys' MCP grants in one UPDATE, their
+   * policies through VirtualKeyPolicyWriter.writeMany. Returns the counters to reset after the commit, for all keys.
+   */
+  async writeMany(
+    m: EntityManager,
+    keys: readonly ManagedKeyWrite[],
+    options: { resetUsage: boolean },
+  ): Promise<RemovedLimits> {
+    const toReset: RemovedLimits = { budgetIds: [], rateLimitIds: [] };
+    if (!keys.length) return toReset;
+    const policies = keys.map((k) => ({ virtualKeyId: k.virtualKeyId, policy: managedKeyPolicy(k.fields) }));
+    await bulkUpdate(
+      m,
+      'virtual_keys',
+      'uuid',
+      { mcp_configs: 'jsonb' },
+      policies.map((p) => ({ id: p.virtualKeyId, mcp_configs: p.policy.mcp_configs })),
+    );
+    const written = await this.policy.writeMany(
+      m,
+      policies.map((p) => ({ virtualKeyId: p.virtualKeyId, dto: p.policy })),
+    );
+    for (const w of written) {
+      toReset.budgetIds.push(...w.removed.budgetIds);
+      toReset.rateLimitIds.push(...w.removed.rateLimitIds);
+      if (options.resetUsage) {
+        toReset.budgetIds.push(...w.held.budgetIds);
+        toReset.rateLimitIds.push(...w.held.rateLimitIds);
+      } else {
+        toReset.rateLimitIds.push(...w.windowsChanged);
       }
     }
+    if (options.resetUsage)
+      await this.limits.markReset(
+        m,
+        written.flatMap((w) => w.held.budgetIds),
+      );
     return toReset;
   }
 
@@ -111,13 +140,5 @@ export class ManagedKeyWriter {
     await this.cache.invalidate();
     await this.policies.invalidate();
     await this.limits.resetCounters(toReset);
-  }
-
-  /** Rate-limit id → its two windows, for the key and its provider configs. */
-  private async rateLimitWindows(m: EntityManager, virtualKeyId: string): Promise<Map<string, string>> {
-    const ids = await this.policy.allLimitIds(m, virtualKeyId);
-    if (!ids.rateLimitIds.length) return new Map();
-    const rows = await m.findBy(RateLimitEntity, { id: In(ids.rateLimitIds) });
-    return new Map(rows.map((r) => [r.id, `${r.request_reset_duration ?? ''}|${r.token_reset_duration ?? ''}`]));
   }
 }

@@ -1,15 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
-import { LessThan, type DataSource } from 'typeorm';
+import { In, LessThan, type DataSource } from 'typeorm';
 import { LOGGER } from '../../../core/logging/logging.module.js';
+import { bulkUpdate } from '../../../core/persistence/bulk-write.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
 import { JOB_SETTINGS, JOBS, type JobPayloads } from '../../../core/queue/job-catalogue.js';
 import { JobHandler, type JobContext } from '../../../core/queue/job-handler.decorator.js';
 import { JobRecoveryRegistry } from '../../../core/queue/job-recovery.registry.js';
 import { errorMessage } from '../../../core/queue/job-runner.js';
 import { VirtualKeyEntity } from '../../governance/virtual-keys/entities/virtual-key.entity.js';
-import { profileFieldsOf, type ProfileFields } from '../access-profile-fields.js';
+import { profileFieldsOf, type ProfileFields, type PropagationField } from '../access-profile-fields.js';
 import { AccessProfileCopyEntity } from '../entities/access-profile-copy.entity.js';
 import { AccessProfileEntity } from '../entities/access-profile.entity.js';
 import { ManagedKeyWriter } from '../managed-key.writer.js';
@@ -25,10 +26,31 @@ import { selectUsers } from './propagation-selection.js';
 import { summarise } from './propagation-summary.js';
 
 const OUTCOME_KEY = 'pk_access_profile_propagation_users';
+/** Column types of the copy fields a propagation writes (bulkUpdate). */
+const COPY_COLUMN_TYPES: Record<PropagationField, string> = {
+  provider_configs: 'jsonb',
+  budgets: 'jsonb',
+  rate_limit: 'jsonb',
+  mcp_tool_groups: 'jsonb',
+  mcp_servers: 'jsonb',
+  mcp_tool_overrides: 'jsonb',
+};
+const copyColumns = (fields: readonly PropagationField[]) =>
+  Object.fromEntries(fields.map((f) => [f, COPY_COLUMN_TYPES[f]]));
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 /** Progress is written to the row and the job at most this often. */
 const PROGRESS_EVERY_MS = 250;
-/** Users in flight at once on Postgres (at most half its pool, the rest for requests); PGlite has one connection. */
+/** Batches in flight at once on Postgres (at most half its pool, the rest for requests); PGlite has one connection. */
 const MAX_CONCURRENCY = 4;
+/** Users per batch: on Postgres; on PGlite (one connection, keep its transactions short). */
+const BATCH_SIZE = 200;
+const EMBEDDED_BATCH_SIZE = 50;
 
 /**
  * The `access-profiles.propagate` job. Per selected user: one transaction takes the copy (row lock), applies the
@@ -97,19 +119,21 @@ export class PropagationRunner {
     );
 
     const resets = new ResetBatch(this.managedKeys);
+    const poolSize = Number((this.dataSource.options as { poolSize?: number }).poolSize ?? 1);
+    const batchSize = poolSize > 1 ? BATCH_SIZE : EMBEDDED_BATCH_SIZE;
     // Affected users of an earlier attempt whose keys were not rewritten (it died between both transactions).
-    for (const r of recorded) {
-      if (r.outcome === 'affected' && !r.key_synced) await this.syncKeys(row, r.user_id, resets);
-    }
+    const unsynced = recorded.filter((r) => r.outcome === 'affected' && !r.key_synced).map((r) => r.user_id);
+    for (const batch of chunks(unsynced, batchSize)) await this.syncKeysOfBatch(row, batch, resets);
+    const batches = chunks(remaining, batchSize);
     let lastReport = Date.now();
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < remaining.length) {
+      while (next < batches.length) {
         context.signal?.throwIfAborted();
-        const userId = remaining[next++]!;
-        await this.applyToUser(row, template, userId, resets);
-        progress.processed++;
-        // Let requests in between users: an embedded database answering in the same thread resolves every query
+        const batch = batches[next++]!;
+        await this.applyToBatch(row, template, batch, resets);
+        progress.processed += batch.length;
+        // Let requests in between batches: an embedded database answering in the same thread resolves every query
         // at once, and the loop would otherwise hold the event loop until the last user.
         await new Promise((resolve) => setImmediate(resolve));
         if (Date.now() - lastReport >= PROGRESS_EVERY_MS) {
@@ -119,11 +143,108 @@ export class PropagationRunner {
         }
       }
     };
-    const poolSize = Number((this.dataSource.options as { poolSize?: number }).poolSize ?? 1);
     const concurrency = Math.max(1, Math.min(MAX_CONCURRENCY, Math.floor(poolSize / 2)));
     await Promise.all(Array.from({ length: concurrency }, worker));
     await resets.flush();
     return this.finish(row, context);
+  }
+
+  /**
+   * A batch of users in two transactions: (1) lock their copies, record every user's outcome (users an earlier
+   * attempt recorded are left alone) and update the affected copies in one statement; (2) rewrite the affected users'
+   * managed keys (ManagedKeyWriter.writeMany) and mark their outcomes synced. If a transaction fails (the database
+   * refused one user's row), its users go through the per-user path, so each failure is counted for its user alone.
+   */
+  private async applyToBatch(
+    row: AccessProfilePropagationEntity,
+    template: AccessProfileEntity,
+    userIds: readonly string[],
+    resets: ResetBatch,
+  ): Promise<void> {
+    const { fields, reset_usage } = row.request;
+    let affected: string[];
+    try {
+      affected = await this.dataSource.transaction(async (m) => {
+        const copies = await m.find(AccessProfileCopyEntity, {
+          where: { user_id: In([...userIds]), parent_profile_id: row.access_profile_id },
+          order: { id: 'ASC' },
+          lock: { mode: 'pessimistic_write' },
+        });
+        const copyOf = new Map(copies.map((c) => [c.user_id, c]));
+        const plans = new Map(
+          userIds.map((id) => [id, planCopy(template, copyOf.get(id) ?? null, { fields, resetUsage: reset_usage })]),
+        );
+        // The outcomes first: users another attempt recorded are not ours (their row wins), and are left alone.
+        const inserted = await m
+          .createQueryBuilder()
+          .insert()
+          .into(AccessProfilePropagationUserEntity)
+          .values(
+            [...plans].map(([userId, plan]) => ({
+              propagation_id: row.id,
+              user_id: userId,
+              outcome: plan.outcome,
+              key_synced: false,
+              message: plan.outcome === 'affected' ? null : plan.message,
+            })),
+          )
+          .orIgnore()
+          .returning(['user_id'])
+          .updateEntity(false)
+          .execute();
+        const ours = new Set((inserted.raw as { user_id: string }[]).map((r) => r.user_id));
+        const updates = [];
+        for (const [userId, plan] of plans) {
+          if (plan.outcome !== 'affected' || !ours.has(userId)) continue;
+          updates.push({ id: copyOf.get(userId)!.id, ...Object.fromEntries(fields.map((f) => [f, plan.fields[f]])) });
+        }
+        await bulkUpdate(m, 'access_profile_copies', 'integer', copyColumns(fields), updates);
+        return [...plans].filter(([id, plan]) => plan.outcome === 'affected' && ours.has(id)).map(([id]) => id);
+      });
+    } catch (error) {
+      this.logger.debug({ propagation_id: row.id, err: errorMessage(error) }, 'batch refused, one user at a time');
+      for (const userId of userIds) await this.applyToUser(row, template, userId, resets);
+      return;
+    }
+    await this.syncKeysOfBatch(row, affected, resets);
+  }
+
+  /** The key half of a batch: every managed key of these users' copies, in one transaction; else user by user. */
+  private async syncKeysOfBatch(
+    row: AccessProfilePropagationEntity,
+    userIds: readonly string[],
+    resets: ResetBatch,
+  ): Promise<void> {
+    if (!userIds.length) return;
+    try {
+      const toReset = await this.dataSource.transaction(async (m) => {
+        const copies = await m.find(AccessProfileCopyEntity, {
+          where: { user_id: In([...userIds]), parent_profile_id: row.access_profile_id },
+        });
+        if (copies.length !== userIds.length) throw new Error('a copy of the batch no longer exists');
+        const keys = await m.find(VirtualKeyEntity, {
+          select: { id: true, access_profile_copy_id: true },
+          where: { access_profile_copy_id: In(copies.map((c) => c.id)) },
+          order: { id: 'ASC' },
+        });
+        const fieldsOf = new Map(copies.map((c) => [c.id, profileFieldsOf(c)]));
+        const written = await this.managedKeys.writeMany(
+          m,
+          keys.map((k) => ({ virtualKeyId: k.id, fields: fieldsOf.get(k.access_profile_copy_id!)! })),
+          { resetUsage: row.request.reset_usage },
+        );
+        await m.update(
+          AccessProfilePropagationUserEntity,
+          { propagation_id: row.id, user_id: In([...userIds]) },
+          { key_synced: true, message: null },
+        );
+        return written;
+      });
+      await resets.add([toReset], userIds.length);
+    } catch (error) {
+      this.logger.debug({ propagation_id: row.id, err: errorMessage(error) }, 'batch key sync refused, one at a time');
+      for (const userId of userIds) await this.syncKeys(row, userId, resets);
+    }
   }
 
   /** Copy change and outcome in one transaction; then the keys. A copy that cannot change fails alone. */
@@ -194,14 +315,15 @@ export class PropagationRunner {
           order: { id: 'ASC' },
         });
         const fields = profileFieldsOf(copy);
-        const all = [];
-        for (const key of keys) {
-          all.push(await this.managedKeys.write(m, key.id, fields, { resetUsage: row.request.reset_usage }));
-        }
+        const written = await this.managedKeys.writeMany(
+          m,
+          keys.map((k) => ({ virtualKeyId: k.id, fields })),
+          { resetUsage: row.request.reset_usage },
+        );
         await m.update(AccessProfilePropagationUserEntity, outcome, { key_synced: true, message: null });
-        return all;
+        return written;
       });
-      await resets.add(toReset);
+      await resets.add([toReset]);
     } catch (error) {
       const message = errorMessage(error).slice(0, 1000);
       this.logger.warn({ propagation_id: row.id, user_id: userId, err: message }, 'managed key sync failed');

@@ -14,13 +14,13 @@ export class ResetBatch {
 
   constructor(private readonly writer: ManagedKeyWriter) {}
 
-  /** One user's committed key writes. */
-  async add(toReset: readonly RemovedLimits[]): Promise<void> {
+  /** Committed key writes of `users` users (one, or a batch). */
+  async add(toReset: readonly RemovedLimits[], users = 1): Promise<void> {
     for (const r of toReset) {
       this.pending.budgetIds.push(...r.budgetIds);
       this.pending.rateLimitIds.push(...r.rateLimitIds);
     }
-    this.users++;
+    this.users += users;
     if (this.users >= USERS_PER_FLUSH) await this.flush();
   }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { In } from 'typeorm';
@@ -9,13 +8,10 @@ import type { BudgetViewDto, RateLimitViewDto } from './dto/limits.dto.js';
 import { BudgetEntity } from './entities/budget.entity.js';
 import type { OwnerColumn } from './entities/owner-columns.js';
 import { RateLimitEntity } from './entities/rate-limit.entity.js';
+import { LimitChanges, type Owner } from './limit-changes.js';
 import { activeOverride, budgetWindow, rateLimitWindow, type BudgetInput, type RateLimitInput } from './limits.js';
 
-/** Who holds a budget or rate limit: one owner column and its value. */
-export interface Owner {
-  column: OwnerColumn;
-  id: string;
-}
+export type { Owner };
 
 export interface OwnerLimits {
   budgets: BudgetViewDto[];
@@ -47,51 +43,19 @@ export class LimitsStore {
     defaultAligned: boolean,
   ): Promise<string[]> {
     const stored = await m.find(BudgetEntity, { where: { [owner.column]: owner.id } });
-    const byLength = new Map(stored.map((b) => [resetDurationMs(b.reset_duration), b]));
-    const kept = new Set<string>();
-    for (const input of inputs) {
-      const existing = byLength.get(resetDurationMs(input.reset_duration));
-      const calendar_aligned = input.calendar_aligned ?? defaultAligned;
-      if (existing) {
-        kept.add(existing.id);
-        await m.update(
-          BudgetEntity,
-          { id: existing.id },
-          { max_limit: input.max_limit, reset_duration: input.reset_duration, calendar_aligned },
-        );
-      } else {
-        await m.insert(BudgetEntity, {
-          id: randomUUID(),
-          max_limit: input.max_limit,
-          reset_duration: input.reset_duration,
-          calendar_aligned,
-          last_reset: new Date(),
-          [owner.column]: owner.id,
-        });
-      }
-    }
-    const removed = stored.filter((b) => !kept.has(b.id)).map((b) => b.id);
-    if (removed.length) await m.delete(BudgetEntity, { id: In(removed) });
+    const changes = new LimitChanges();
+    const { removed } = changes.budgets(owner, stored, inputs, defaultAligned);
+    await changes.apply(m);
     return removed;
   }
 
   /** Sets (same id, usage kept) or removes (`null`) the owner's rate limit; returns the removed id, if any. */
   async setRateLimit(m: EntityManager, owner: Owner, input: RateLimitInput | null): Promise<string[]> {
     const stored = await m.findOneBy(RateLimitEntity, { [owner.column]: owner.id });
-    if (input === null) {
-      if (!stored) return [];
-      await m.delete(RateLimitEntity, { id: stored.id });
-      return [stored.id];
-    }
-    const fields = {
-      request_max_limit: input.request_max_limit ?? null,
-      request_reset_duration: input.request_reset_duration ?? null,
-      token_max_limit: input.token_max_limit ?? null,
-      token_reset_duration: input.token_reset_duration ?? null,
-    };
-    if (stored) await m.update(RateLimitEntity, { id: stored.id }, fields);
-    else await m.insert(RateLimitEntity, { id: randomUUID(), ...fields, [owner.column]: owner.id });
-    return [];
+    const changes = new LimitChanges();
+    const { removed } = changes.rateLimit(owner, stored, input);
+    await changes.apply(m);
+    return removed;
   }
 
   /** Budgets and rate limits of many owners of one kind, by owner id. */

@@ -5,6 +5,8 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { CustomerEntity } from '../objects/entities/customer.entity.js';
 import { TeamEntity } from '../objects/entities/team.entity.js';
 import { assertBudgets, assertRateLimit } from '../objects/limits.js';
+import { bulkInsert, bulkUpdate } from '../../../core/persistence/bulk-write.js';
+import { LimitChanges, storedLimitsOf, type Owner, type StoredLimits } from '../objects/limit-changes.js';
 import { LimitsStore, type OwnerLimits, type RemovedLimits } from '../objects/limits.store.js';
 import { ProviderKeyIds } from '../shared/provider-key-ids.js';
 import type { CreateVirtualKeyDto, ProviderConfigInputDto, ProviderConfigViewDto } from './dto/virtual-key.dto.js';
@@ -15,6 +17,41 @@ type PolicyInput = Pick<CreateVirtualKeyDto, 'team_id' | 'customer_id' | 'provid
 export interface VirtualKeyPolicyView extends OwnerLimits {
   provider_configs: ProviderConfigViewDto[];
 }
+
+/** One key's policy to write (VirtualKeyPolicyWriter.writeMany). */
+export interface PolicyWrite {
+  virtualKeyId: string;
+  dto: PolicyInput;
+}
+
+/** What `writeMany` did to one key (its own limits and its provider configs'). */
+export interface PolicyWritten {
+  /** Budgets and rate limits removed (counters to forget after the commit). */
+  removed: RemovedLimits;
+  /** Every budget and rate limit the key and its configs hold afterwards. */
+  held: RemovedLimits;
+  /** Kept rate limits whose request or token window changed. */
+  windowsChanged: string[];
+}
+
+interface ConfigChanges {
+  inserts: Pick<
+    VirtualKeyProviderConfigEntity,
+    'id' | 'virtual_key_id' | 'provider' | 'weight' | 'allowed_models' | 'blacklisted_models' | 'key_ids'
+  >[];
+  updates: Pick<
+    VirtualKeyProviderConfigEntity,
+    'id' | 'weight' | 'allowed_models' | 'blacklisted_models' | 'key_ids'
+  >[];
+  deletes: string[];
+}
+
+const CONFIG_COLUMNS = {
+  weight: 'double precision',
+  allowed_models: 'jsonb',
+  blacklisted_models: 'jsonb',
+  key_ids: 'jsonb',
+};
 
 /**
  * The policy half of a virtual key: owner (team XOR customer), provider configs, budgets and rate limit. Validates the
@@ -81,14 +118,46 @@ export class VirtualKeyPolicyWriter {
    * the commit).
    */
   async write(m: EntityManager, virtualKeyId: string, dto: PolicyInput): Promise<RemovedLimits> {
-    const owner = { column: 'virtual_key_id' as const, id: virtualKeyId };
-    const removed: RemovedLimits = { budgetIds: [], rateLimitIds: [] };
-    if (dto.budgets) removed.budgetIds.push(...(await this.limits.replaceBudgets(m, owner, dto.budgets, false)));
-    if (dto.rate_limit !== undefined) {
-      removed.rateLimitIds.push(...(await this.limits.setRateLimit(m, owner, dto.rate_limit)));
-    }
-    if (dto.provider_configs) {
-      const stored = await m.findBy(VirtualKeyProviderConfigEntity, { virtual_key_id: virtualKeyId });
+    const [written] = await this.writeMany(m, [{ virtualKeyId, dto }]);
+    return written!.removed;
+  }
+
+  /**
+   * `write` for many keys at once (each key at most once), in a few statements: loads their provider configs,
+   * budgets and rate limits, computes every key's changes in memory, and writes them in bulk. Per key, in input
+   * order: what was removed, what the key and its configs hold afterwards, and the kept rate limits whose windows
+   * changed.
+   */
+  async writeMany(m: EntityManager, writes: readonly PolicyWrite[]): Promise<PolicyWritten[]> {
+    if (!writes.length) return [];
+    const keyIds = writes.map((w) => w.virtualKeyId);
+    const configs = await m.find(VirtualKeyProviderConfigEntity, {
+      where: { virtual_key_id: In(keyIds) },
+      order: { provider: 'ASC' },
+    });
+    const own = await storedLimitsOf(m, 'virtual_key_id', keyIds);
+    const ofConfigs = await storedLimitsOf(
+      m,
+      'provider_config_id',
+      configs.map((c) => c.id),
+    );
+    const configsOf = new Map<string, VirtualKeyProviderConfigEntity[]>(keyIds.map((id) => [id, []]));
+    for (const pc of configs) configsOf.get(pc.virtual_key_id)?.push(pc);
+
+    const changes = new LimitChanges();
+    const configChanges: ConfigChanges = { inserts: [], updates: [], deletes: [] };
+    const out = writes.map(({ virtualKeyId, dto }): PolicyWritten => {
+      const written: PolicyWritten = {
+        removed: { budgetIds: [], rateLimitIds: [] },
+        held: { budgetIds: [], rateLimitIds: [] },
+        windowsChanged: [],
+      };
+      this.diffLimits(changes, { column: 'virtual_key_id', id: virtualKeyId }, own.get(virtualKeyId)!, dto, written);
+      const stored = configsOf.get(virtualKeyId)!;
+      if (!dto.provider_configs) {
+        for (const pc of stored) this.holdAll(ofConfigs.get(pc.id)!, written);
+        return written;
+      }
       const byProvider = new Map(stored.map((pc) => [pc.provider, pc]));
       const kept = new Set<string>();
       for (const pc of dto.provider_configs) {
@@ -102,28 +171,67 @@ export class VirtualKeyPolicyWriter {
         };
         if (existing) {
           kept.add(id);
-          await m.update(VirtualKeyProviderConfigEntity, { id }, fields);
+          configChanges.updates.push({ id, ...fields });
         } else {
-          await m.insert(VirtualKeyProviderConfigEntity, {
-            id,
-            virtual_key_id: virtualKeyId,
-            provider: pc.provider,
-            ...fields,
-          });
+          configChanges.inserts.push({ id, virtual_key_id: virtualKeyId, provider: pc.provider, ...fields });
         }
-        const pcOwner = { column: 'provider_config_id' as const, id };
-        removed.budgetIds.push(...(await this.limits.replaceBudgets(m, pcOwner, pc.budgets ?? [], false)));
-        removed.rateLimitIds.push(...(await this.limits.setRateLimit(m, pcOwner, pc.rate_limit ?? null)));
+        const limits = (existing && ofConfigs.get(existing.id)) || { budgets: [], rateLimit: null };
+        this.diffLimits(
+          changes,
+          { column: 'provider_config_id', id },
+          limits,
+          { budgets: pc.budgets ?? [], rate_limit: pc.rate_limit ?? null },
+          written,
+        );
       }
-      const gone = stored.filter((pc) => !kept.has(pc.id)).map((pc) => pc.id);
-      if (gone.length) {
-        const ids = await this.limitIdsOfConfigs(m, gone);
-        removed.budgetIds.push(...ids.budgetIds);
-        removed.rateLimitIds.push(...ids.rateLimitIds);
-        await m.delete(VirtualKeyProviderConfigEntity, { id: In(gone) });
+      for (const pc of stored) {
+        if (kept.has(pc.id)) continue;
+        // Deleting the config takes its budgets and rate limit along (cascade).
+        const limits = ofConfigs.get(pc.id)!;
+        written.removed.budgetIds.push(...limits.budgets.map((b) => b.id));
+        if (limits.rateLimit) written.removed.rateLimitIds.push(limits.rateLimit.id);
+        configChanges.deletes.push(pc.id);
       }
+      return written;
+    });
+
+    if (configChanges.deletes.length) {
+      await m.delete(VirtualKeyProviderConfigEntity, { id: In(configChanges.deletes) });
     }
-    return removed;
+    await bulkUpdate(m, 'virtual_key_provider_configs', 'uuid', CONFIG_COLUMNS, configChanges.updates);
+    await bulkInsert(m, VirtualKeyProviderConfigEntity, configChanges.inserts);
+    await changes.apply(m);
+    return out;
+  }
+
+  /** One owner's budgets and rate limit: replaced where the input carries them, else held as stored. */
+  private diffLimits(
+    changes: LimitChanges,
+    owner: Owner,
+    stored: StoredLimits,
+    input: Pick<PolicyInput, 'budgets' | 'rate_limit'>,
+    written: PolicyWritten,
+  ): void {
+    if (input.budgets) {
+      const budgets = changes.budgets(owner, stored.budgets, input.budgets, false);
+      written.removed.budgetIds.push(...budgets.removed);
+      written.held.budgetIds.push(...budgets.held);
+    } else {
+      written.held.budgetIds.push(...stored.budgets.map((b) => b.id));
+    }
+    if (input.rate_limit !== undefined) {
+      const limit = changes.rateLimit(owner, stored.rateLimit, input.rate_limit);
+      written.removed.rateLimitIds.push(...limit.removed);
+      if (limit.held) written.held.rateLimitIds.push(limit.held);
+      if (limit.windowsChanged && limit.held) written.windowsChanged.push(limit.held);
+    } else if (stored.rateLimit) {
+      written.held.rateLimitIds.push(stored.rateLimit.id);
+    }
+  }
+
+  private holdAll(stored: StoredLimits, written: PolicyWritten): void {
+    written.held.budgetIds.push(...stored.budgets.map((b) => b.id));
+    if (stored.rateLimit) written.held.rateLimitIds.push(stored.rateLimit.id);
   }
 
   /** Every budget and rate limit of the key and of its provider configs. */
