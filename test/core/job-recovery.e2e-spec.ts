@@ -108,10 +108,10 @@ describe(`job recovery: lost push deliveries (${MODE})`, () => {
     await sql(gw, `UPDATE agent_push_events SET created_at = created_at - interval '5 minutes'`);
     // The first three attempts of every delivery fail, so the jobs still exist (waiting for a retry) on the next sweep.
     receiver.failNext(pushes * 3);
-    expect(await recover(gw, 'test')).toEqual({ found: { [DELIVER]: pushes }, requeued: { [DELIVER]: pushes } });
+    expect(await recover(gw, 'test')).toMatchObject({ found: { [DELIVER]: pushes }, requeued: { [DELIVER]: pushes } });
     await receiver.waitFor((all) => all.length >= pushes);
     // Enqueue is idempotent by the job's id: jobs that exist are not queued twice.
-    expect(await recover(gw, 'again')).toEqual({ found: { [DELIVER]: pushes }, requeued: { [DELIVER]: 0 } });
+    expect(await recover(gw, 'again')).toMatchObject({ found: { [DELIVER]: pushes }, requeued: { [DELIVER]: 0 } });
 
     const delivered = await eventually(
       () => pushEvents(gw),
@@ -129,7 +129,7 @@ describe(`job recovery: lost push deliveries (${MODE})`, () => {
     expect(receiver.received).toHaveLength(pushes * 4);
 
     // Nothing pending any more.
-    expect(await recover(gw, 'after')).toEqual({ found: { [DELIVER]: 0 }, requeued: { [DELIVER]: 0 } });
+    expect(await recover(gw, 'after')).toMatchObject({ found: { [DELIVER]: 0 }, requeued: { [DELIVER]: 0 } });
   });
 
   it('refuses to register a job without an idempotency key', () => {
