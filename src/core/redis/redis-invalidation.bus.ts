@@ -38,7 +38,6 @@ export class RedisInvalidationBus extends InvalidationBus implements OnApplicati
       // Subscribed again by hand on every `ready`, so handlers start over only once the subscription is confirmed:
       // with ioredis' automatic resubscription a change published in between would be missed.
       autoResubscribe: false,
-      enableAutoPipelining: false,
       // Named so operators (and tests) can find it in CLIENT LIST; names may not contain spaces.
       connectionName: `${this.prefix.replace(/[^\w:.-]/g, '_')}:invalidation-bus`,
     });

@@ -25,13 +25,7 @@ export class RedisModule {
           inject: [GatewayConfig],
           useFactory: async (config: GatewayConfig) => {
             if (!config.redis_url) return null;
-            const redis = new Redis(config.redis_url, {
-              lazyConnect: true,
-              maxRetriesPerRequest: 2,
-              // Commands issued in one event-loop turn (concurrent requests' counter scripts, say) go out as one
-              // pipeline: one write and one read for many, on the gateway and on Redis.
-              enableAutoPipelining: true,
-            });
+            const redis = new Redis(config.redis_url, { lazyConnect: true, maxRetriesPerRequest: 2 });
             await redis.connect();
             return redis;
           },
