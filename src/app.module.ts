@@ -17,6 +17,7 @@ import { MaintenanceModule } from './core/maintenance/maintenance.module.js';
 import { SecretsModule } from './core/secrets/secrets.module.js';
 import { AgentsModule } from './modules/agents/agents.module.js';
 import { InferenceModule } from './modules/inference/inference.module.js';
+import { FormatsModule } from './modules/inference/formats/formats.module.js';
 import { McpModule } from './modules/mcp/mcp.module.js';
 import { AccessProfilesModule } from './modules/access-profiles/access-profiles.module.js';
 
@@ -55,6 +56,7 @@ export class AppModule {
         AuditModule,
         AgentsModule,
         InferenceModule,
+        FormatsModule,
         McpModule,
         AccessProfilesModule,
         ...(options.extraModules ?? []),

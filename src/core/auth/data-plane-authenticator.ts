@@ -32,7 +32,7 @@ function bearerOf(request: FastifyRequest): string | undefined {
 
 /**
  * The one authenticator of the data plane (inference, A2A, MCP, the quota route): reads the virtual key once
- * (`x-gateway-vk`, then `x-api-key`, then `Authorization: Bearer`) and resolves it from the identity provider's
+ * (`x-gateway-vk`, then `x-api-key`, then `Authorization: Bearer`, then the native `x-goog-api-key` and `api-key`) and resolves it from the identity provider's
  * in-memory key snapshot, invalidated on change on every replica. No passport layers and no database on this path:
  * one hash and one map lookup. The principal carries what later checks need (status was checked here; expiry, team,
  * customer and limit descriptors ride along).
@@ -46,7 +46,14 @@ export class DataPlaneAuthenticator {
    * key is in memory (the common case), a promise only when it had to be loaded.
    */
   authenticate(request: FastifyRequest, optional: boolean): Principal | null | Promise<Principal> {
-    const candidates = [header(request, VIRTUAL_KEY_HEADER), header(request, API_KEY_HEADER), bearerOf(request)];
+    const candidates = [
+      header(request, VIRTUAL_KEY_HEADER),
+      header(request, API_KEY_HEADER),
+      bearerOf(request),
+      // The credential headers of native SDKs on the provider-format routes (Gemini, Azure OpenAI).
+      header(request, 'x-goog-api-key'),
+      header(request, 'api-key'),
+    ];
     // Where the key is optional, only `sk-gw-` values are ours: anything else (a provider key passed through) is the
     // handler's to judge.
     const value = optional ? candidates.find((v) => v?.startsWith(VIRTUAL_KEY_PREFIX)) : candidates.find(Boolean);

@@ -3,7 +3,13 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { GatewayConfig } from '../config/gateway-config.js';
-import { addErrorFields, ERROR_FIELDS, type ErrorFieldsResolver } from '../errors/error-context.js';
+import {
+  addErrorFields,
+  ERROR_FIELDS,
+  NATIVE_ERRORS,
+  type ErrorFieldsResolver,
+  type NativeErrorRenderer,
+} from '../errors/error-context.js';
 import { GatewayException } from '../errors/gateway.exception.js';
 import { LOGGER } from '../logging/logging.module.js';
 import { buildAbility, type GatewayAbility } from './ability.factory.js';
@@ -30,6 +36,7 @@ declare module 'fastify' {
 interface RouteDeclarations {
   access: RouteAccess | undefined;
   errorFields: ErrorFieldsResolver | undefined;
+  nativeError: NativeErrorRenderer | undefined;
   enterpriseOnly: boolean;
 }
 
@@ -53,6 +60,7 @@ export class GatewayAuthGuard implements CanActivate {
       found = {
         access: this.reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, targets),
         errorFields: this.reflector.getAllAndOverride<ErrorFieldsResolver | undefined>(ERROR_FIELDS, targets),
+        nativeError: this.reflector.getAllAndOverride<NativeErrorRenderer | undefined>(NATIVE_ERRORS, targets),
         enterpriseOnly: this.reflector.getAllAndOverride<boolean | undefined>(ENTERPRISE_ONLY, targets) ?? false,
       };
       this.declarations.set(handler, found);
@@ -64,7 +72,8 @@ export class GatewayAuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const { access, errorFields, enterpriseOnly } = this.declarationsOf(context);
+    const { access, errorFields, nativeError, enterpriseOnly } = this.declarationsOf(context);
+    if (nativeError) request.nativeError = nativeError;
     if (errorFields) addErrorFields(request, errorFields(request));
     if (!access) {
       // A programming error (the route-table test fails on it): refuse rather than serve an unguarded route.

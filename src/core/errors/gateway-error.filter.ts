@@ -55,6 +55,11 @@ export function sendError(exception: unknown, request: FastifyRequest, reply: Fa
   const response = toErrorResponse(exception, request.errorFields);
   logErrorResponse(logger, request, response, exception);
   if (reply.sent || reply.raw.headersSent) return;
+  if (request.nativeError) {
+    const native = request.nativeError(response);
+    void reply.status(native.status).headers(native.headers).send(native.body);
+    return;
+  }
   void reply.status(response.status).headers(response.headers).send(response.body);
 }
 

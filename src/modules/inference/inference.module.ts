@@ -31,6 +31,8 @@ import { McpToolsModule } from '../mcp/tools/mcp-tools.module.js';
 import { InferenceAccess } from './v1/inference-access.js';
 import { InferenceAgent } from './v1/inference-agent.js';
 import { InferenceResponder } from './v1/inference-responder.js';
+import { InferencePipeline } from './v1/inference-pipeline.js';
+import { OutboundAdapterIo } from './providers/adapter-io.js';
 import { InferenceController } from './v1/inference.controller.js';
 
 /**
@@ -62,11 +64,13 @@ import { InferenceController } from './v1/inference.controller.js';
     UpstreamAttempts,
     InferenceRouter,
     InferenceResponder,
+    InferencePipeline,
+    OutboundAdapterIo,
     InferenceAgent,
     RequestLogStore,
     RequestLogRecorder,
     RequestLogQuery,
   ],
-  exports: [ProviderCatalog, PriceTable, InferenceMetrics, InferenceRouter],
+  exports: [ProviderCatalog, PriceTable, InferenceMetrics, InferenceRouter, InferencePipeline],
 })
 export class InferenceModule {}

@@ -6,6 +6,7 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
+import { OutboundAdapterIo } from '../providers/adapter-io.js';
 import { adapterFor } from '../providers/adapter-registry.js';
 import type { ListedModel } from '../providers/provider-adapter.js';
 import { providerTarget } from '../providers/provider-target.js';
@@ -32,6 +33,7 @@ export class ModelListingService {
   constructor(
     private readonly catalog: ProviderCatalog,
     private readonly outbound: OutboundHttpService,
+    private readonly io: OutboundAdapterIo,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -97,7 +99,8 @@ export class ModelListingService {
     if (!target.baseUrl && provider.id !== 'azure') {
       throw GatewayException.validation('base_url', `base_url is required for ${provider.id} (it has no default)`);
     }
-    const call = adapter.buildListModels(target);
+    let call = adapter.buildListModels(target);
+    if (adapter.authorize) call = await adapter.authorize(call, target, this.io);
     const response = await this.outbound.request(call.url, {
       method: call.method,
       headers: call.headers,

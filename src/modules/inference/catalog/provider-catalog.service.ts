@@ -144,7 +144,33 @@ export class ProviderCatalog implements OnApplicationBootstrap {
         deployments: { ...azure.deployments },
       };
     }
-    const unusable = 'problem' in value ? `value: ${value.problem}` : headerProblem;
+    let problem = 'problem' in value ? `value: ${value.problem}` : undefined;
+    const bedrock = key.bedrock_key_config;
+    if (bedrock) {
+      const settings: NonNullable<KeyCredentials['bedrock']> = { region: bedrock.region };
+      for (const [field, stored, name] of [
+        ['accessKeyId', bedrock.access_key, 'access_key'],
+        ['secretAccessKey', bedrock.secret_key, 'secret_key'],
+        ['sessionToken', bedrock.session_token, 'session_token'],
+      ] as const) {
+        if (!stored) continue;
+        const resolved = await this.resolve(stored);
+        if ('value' in resolved) settings[field] = resolved.value;
+        else problem ??= `bedrock_key_config.${name}: ${resolved.problem}`;
+      }
+      credentials.bedrock = settings;
+    }
+    const vertex = key.vertex_key_config;
+    if (vertex) {
+      const resolved = await this.resolve(vertex.auth_credentials);
+      if ('problem' in resolved) problem ??= `vertex_key_config.auth_credentials: ${resolved.problem}`;
+      credentials.vertex = {
+        projectId: vertex.project_id,
+        region: vertex.region,
+        serviceAccountJson: 'value' in resolved ? resolved.value : '',
+      };
+    }
+    const unusable = problem ?? headerProblem;
     return Object.freeze({
       id: key.id,
       name: key.name,

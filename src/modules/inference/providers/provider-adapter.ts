@@ -62,6 +62,21 @@ export interface AzureKeySettings {
   deployments: Record<string, string>;
 }
 
+/** A Bedrock key's settings: AWS credentials for SigV4, or none (then `value` is a Bedrock API key, sent as Bearer). */
+export interface BedrockKeySettings {
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  sessionToken?: string;
+}
+
+/** A Vertex key's settings: the service-account JSON whose JWT grant yields the access token. */
+export interface VertexKeySettings {
+  projectId: string;
+  region: string;
+  serviceAccountJson: string;
+}
+
 /** One key, secrets resolved, as an adapter needs it to authenticate a call. */
 export interface KeyCredentials {
   id: string;
@@ -69,6 +84,23 @@ export interface KeyCredentials {
   /** The API key ('' when the provider needs none, e.g. a local vLLM). */
   value: string;
   azure?: AzureKeySettings;
+  bedrock?: BedrockKeySettings;
+  vertex?: VertexKeySettings;
+}
+
+/**
+ * The only I/O an adapter may do, and only in `authorize`: a token exchange (Vertex's JWT grant, GitHub Copilot's
+ * token) through the gateway's outbound client and its address policy.
+ */
+export interface AdapterIo {
+  post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    signal?: AbortSignal,
+  ): Promise<{ status: number; body: string }>;
+  /** Epoch ms (a test clock in tests). */
+  now(): number;
 }
 
 /** Where one attempt goes. */
@@ -130,6 +162,8 @@ export type StreamOutput =
  */
 export interface StreamDecoder {
   push(text: string): StreamOutput[];
+  /** Set by decoders of a binary framing (Bedrock's event stream): the responder hands them the bytes instead. */
+  pushBytes?(bytes: Uint8Array): StreamOutput[];
   end(): StreamOutput[];
 }
 
@@ -156,6 +190,11 @@ export interface ProviderAdapter {
 
   /** `body` is the caller's OpenAI-shaped body with `model` already set to `target.model` and gateway fields removed. */
   buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall;
+  /**
+   * Authenticates a built call when that needs more than headers from the key (SigV4 signing, an OAuth token from
+   * a cached exchange). Called for every call, model listings included; a failure throws a GatewayException.
+   */
+  authorize?(call: UpstreamCall, target: ProviderTarget, io: AdapterIo): Promise<UpstreamCall>;
   parseResponse(kind: InferenceKind, body: Json, target: ProviderTarget): ParsedResponse;
   streamDecoder(kind: InferenceKind, target: ProviderTarget): StreamDecoder;
   /** `body` is the raw error body text (may be empty or not JSON). */

@@ -9,6 +9,7 @@ import {
 import type { RequestTrace } from '../../../core/tracing/inference-tracing.service.js';
 import { endAttemptTrace, startAttemptTrace } from '../inference-tracing.js';
 import type { Json, ProviderTarget } from '../providers/provider-adapter.js';
+import { OutboundAdapterIo } from '../providers/adapter-io.js';
 import { providerException } from '../providers/provider-exception.js';
 import { copyWithout } from '../providers/wire-json.js';
 import { REQUEST_TYPES, type InferenceCall, type RouteProgress, type RoutedResult } from './inference-call.js';
@@ -37,7 +38,10 @@ export type AttemptSuccess = Pick<RoutedResult, 'unary' | 'stream' | 'raw'> & { 
 /** One call to a provider: translate, send, read and parse the answer, or classify the failure. */
 @Injectable()
 export class UpstreamAttempts {
-  constructor(private readonly outbound: OutboundHttpService) {}
+  constructor(
+    private readonly outbound: OutboundHttpService,
+    private readonly io: OutboundAdapterIo,
+  ) {}
 
   /**
    * One upstream call. Resolves to the parsed answer (or live stream), or to the failure as a GatewayException. With
@@ -84,11 +88,12 @@ export class UpstreamAttempts {
     const { adapter, upstreamKind } = resolved;
     const body = copyWithout(resolved.source, GATEWAY_ONLY_FIELDS);
     body.model = target.model;
-    const request = adapter.buildRequest(upstreamKind, body, target, call.stream);
+    let request = adapter.buildRequest(upstreamKind, body, target, call.stream);
     const captureRaw = call.log?.captureRaw === true;
     const started = performance.now();
     let upstream: OutboundResponse;
     try {
+      if (adapter.authorize) request = await adapter.authorize(request, target, this.io);
       upstream = await this.outbound.request(request.url, {
         method: request.method,
         headers: request.headers,

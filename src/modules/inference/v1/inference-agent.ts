@@ -82,7 +82,7 @@ export class InferenceAgent {
     request: FastifyRequest,
     started: number,
     track: (call: InferenceCall) => void,
-  ): Promise<{ body: Json; headers: Record<string, string> }> {
+  ): Promise<{ body: Json; headers: Record<string, string>; usage: Usage | undefined }> {
     const kind = first.kind === 'chat' ? 'chat' : 'responses';
     const llmRequestId = first.log?.logId ?? request.id;
     const auto = new Map<string, ExposedTool>();
@@ -183,10 +183,11 @@ export class InferenceAgent {
 /** The last round's answer with the usage of every round, and the summed cost in `x-gateway-cost-usd`. */
 function finalAnswer(
   kind: 'chat' | 'responses',
-  served: { body: Json; headers: Record<string, string> },
+  served: { body: Json; headers: Record<string, string>; usage: Usage | undefined },
   total: Usage | undefined,
-): { body: Json; headers: Record<string, string> } {
+): { body: Json; headers: Record<string, string>; usage: Usage | undefined } {
   if (!total) return served;
+  served.usage = total;
   served.body.usage = kind === 'responses' ? toResponsesWireUsage(total) : toOpenAiWireUsage(total);
   const cost = total.cost?.total_cost;
   if (cost !== undefined) served.headers['x-gateway-cost-usd'] = usdText(cost);

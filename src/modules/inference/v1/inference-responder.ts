@@ -12,6 +12,7 @@ import { RequestLogRecorder } from '../logs/request-log.recorder.js';
 import { endFailedTrace, endServedTrace } from '../inference-tracing.js';
 import { PriceTable } from '../pricing/price-table.js';
 import { toOpenAiWireUsage, toResponsesWireUsage } from '../providers/openai-usage.js';
+import type { NativeFrame, NativeStreamEncoder } from '../formats/native-format.js';
 import type { Json, StreamOutput, Usage } from '../providers/provider-adapter.js';
 import { providerException } from '../providers/provider-exception.js';
 import { REQUEST_TYPES, type InferenceCall, type RoutedResult } from '../routing/inference-call.js';
@@ -124,24 +125,38 @@ export class InferenceResponder {
     reply: FastifyReply,
     abort: Cancellation,
     started: number,
+    native?: NativeStreamEncoder,
   ): Promise<void> {
     const { upstream, decoder } = result.stream!;
+    const head = servedHeaders(result);
+    if (native) head['content-type'] = native.contentType;
     // The head goes out with the first event (one write instead of two); the routing headers still precede any byte.
-    const raw = startSse(request, reply, servedHeaders(result), { flush: false });
+    const raw = startSse(request, reply, head, { flush: false });
     // A client that goes away aborts `abort` (the controller listens for it); undici, which holds the same signal,
     // then destroys the upstream body with the abort reason, which ends the loop below.
     const untrack = this.streams.add(abort);
-    const writer = new StreamWriter(call, result, raw, (usage) => this.price(call, result, usage), call.log?.capture);
+    const writer = new StreamWriter(
+      call,
+      result,
+      raw,
+      (usage) => this.price(call, result, usage),
+      call.log?.capture,
+      native,
+    );
     let failure: GatewayException | undefined;
     try {
       const text = new TextDecoder();
       for await (const chunk of upstream.body) {
         if (writer.ttftMs === undefined) writer.ttftMs = performance.now() - started;
-        failure = writer.write(decoder.push(text.decode(chunk as Buffer, { stream: true })));
+        // A binary framing (Bedrock's event stream) is decoded from the bytes, every other one from text.
+        const outputs = decoder.pushBytes
+          ? decoder.pushBytes(chunk as Buffer)
+          : decoder.push(text.decode(chunk as Buffer, { stream: true }));
+        failure = writer.write(outputs);
         writer.flush();
         if (failure) break;
       }
-      failure ??= writer.write(decoder.push(text.decode()));
+      if (!decoder.pushBytes) failure ??= writer.write(decoder.push(text.decode()));
       failure ??= writer.write(decoder.end());
       if (!failure) writer.finish();
     } catch (err) {
@@ -232,6 +247,8 @@ class StreamWriter {
    * one per event, and no event waits for a later read.
    */
   private out = '';
+  /** A native encoder's binary frames waiting for the next write (Bedrock's event stream); `out` stays empty then. */
+  private frames: Uint8Array[] = [];
   /** The last chunk when it was relayed as sent (parsed only for the ids of the closing usage chunk). */
   private lastRaw: string | undefined;
 
@@ -241,6 +258,7 @@ class StreamWriter {
     private readonly raw: ServerResponse,
     private readonly price: (usage: Usage | undefined) => Usage | undefined,
     private readonly capture: StreamCapture | undefined,
+    private readonly native: NativeStreamEncoder | undefined,
   ) {
     this.includeUsage = wantsUsageChunk(call.body);
     this.bridge = result.bridged ? new ChatToResponsesStream(call.body) : undefined;
@@ -253,6 +271,10 @@ class StreamWriter {
       switch (output.kind) {
         case 'chunk': {
           if (output.usage) this.usage = this.price(output.usage);
+          if (this.native) {
+            this.append(this.native.push(output.chunk, output.usage ? this.usage : undefined));
+            break;
+          }
           if (this.bridge) {
             for (const e of this.bridge.push(output.chunk)) this.event(e.event, e.data);
             break;
@@ -295,15 +317,33 @@ class StreamWriter {
 
   /** Sends what is left with the end of the response (one write). */
   end(): void {
+    if (this.frames.length > 0) {
+      this.raw.end(Buffer.concat(this.frames));
+      this.frames = [];
+      return;
+    }
     this.raw.end(this.out);
     this.out = '';
   }
 
   /** Sends what the last upstream read produced. */
   flush(): void {
+    if (this.frames.length > 0) {
+      this.raw.write(Buffer.concat(this.frames));
+      this.frames = [];
+      return;
+    }
     if (this.out === '') return;
     this.raw.write(this.out);
     this.out = '';
+  }
+
+  /** A native encoder's frames: text joins `out`, binary frames wait in `frames`. */
+  private append(frames: NativeFrame[]): void {
+    for (const frame of frames) {
+      if (typeof frame === 'string') this.out += frame;
+      else this.frames.push(frame);
+    }
   }
 
   /**
@@ -320,6 +360,10 @@ class StreamWriter {
 
   /** The stream's regular end: the priced usage chunk and `[DONE]`, or the bridge's closing events. */
   finish(): void {
+    if (this.native) {
+      this.append(this.native.finish(this.usage));
+      return;
+    }
     if (this.bridge) {
       for (const e of this.bridge.finish(this.usage)) this.event(e.event, e.data);
       return;
@@ -343,6 +387,10 @@ class StreamWriter {
   /** The stream's last event after a failure: the GatewayError, in the framing the caller's SDK reads as an error. */
   error(err: GatewayException, request: FastifyRequest): void {
     const view = toErrorResponse(err, request.errorFields);
+    if (this.native) {
+      this.append(this.native.error(view));
+      return;
+    }
     const data = JSON.stringify(view.body);
     this.out += this.call.kind === 'responses' ? `event: error\ndata: ${data}\n\n` : `data: ${data}\n\n`;
   }

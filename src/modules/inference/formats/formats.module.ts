@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { InferenceModule } from '../inference.module.js';
+import { OpenAiFormatController } from './openai/openai-format.controller.js';
+
+/**
+ * The provider-format endpoints (and the framework prefixes over them): native shapes in and out, served by the /v1
+ * pipeline. One controller per format, listed here.
+ */
+@Module({
+  imports: [InferenceModule],
+  controllers: [OpenAiFormatController],
+})
+export class FormatsModule {}

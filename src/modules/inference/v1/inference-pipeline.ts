@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendRawJson } from '../../../core/http/raw-json.js';
+import { Cancellation } from '../../../core/outbound/cancellation.js';
+import { InferenceTracing } from '../../../core/tracing/inference-tracing.service.js';
+import { PricingOverrides } from '../../governance/pricing-overrides/pricing-override-set.js';
+import type { NativeOperation } from '../formats/native-format.js';
+import { RequestLogRecorder } from '../logs/request-log.recorder.js';
+import { startInferenceTrace } from '../inference-tracing.js';
+import type { InferenceKind, Json } from '../providers/provider-adapter.js';
+import type { InferenceCall } from '../routing/inference-call.js';
+import { InferenceRouter } from '../routing/inference-router.service.js';
+import { InferenceAccess } from './inference-access.js';
+import { InferenceAgent, type InjectedTools } from './inference-agent.js';
+import { validateInferenceBody } from './inference-request.js';
+import { InferenceResponder } from './inference-responder.js';
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
+}
+
+/** A provider-format route: the native operation and the route's path parameters. */
+export interface NativeRoute {
+  operation: NativeOperation;
+  params: Record<string, string>;
+}
+
+/**
+ * One inference request from body to answer, for /v1 and for every provider-format route: access, validation, MCP
+ * tool injection, routing, then the unary answer or the stream, logged and metered once. A native route converts its
+ * body to the canonical one first and its answer back last; everything between is the same code.
+ */
+@Injectable()
+export class InferencePipeline {
+  constructor(
+    private readonly access: InferenceAccess,
+    private readonly router: InferenceRouter,
+    private readonly responder: InferenceResponder,
+    private readonly logs: RequestLogRecorder,
+    private readonly tracing: InferenceTracing,
+    private readonly pricing: PricingOverrides,
+    private readonly agent: InferenceAgent,
+  ) {}
+
+  async run(route: InferenceKind | NativeRoute, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const started = performance.now();
+    const native = typeof route === 'string' ? undefined : route.operation;
+    const kind = native ? native.kind : (route as InferenceKind);
+    const abort = new Cancellation();
+    // A client that goes away cancels the upstream call (and any retry wait).
+    const onClose = () => {
+      if (!reply.raw.writableFinished) abort.abort(new Error('client disconnected'));
+    };
+    reply.raw.once('close', onClose);
+    let call: InferenceCall | undefined;
+    let source: unknown = request.body;
+    const log = this.logs.begin(request, started, (request.body as { stream?: unknown } | null)?.stream === true);
+    try {
+      const directKey = this.access.directKeyOf(request);
+      if (native) {
+        source = native.toCanonical(
+          request.body,
+          (route as NativeRoute).params,
+          (request.query ?? {}) as Record<string, string | undefined>,
+        ).body;
+      }
+      const { body, stream } = validateInferenceBody(kind, source);
+      const keyId = header(request, 'x-gateway-api-key-id');
+      const keyName = header(request, 'x-gateway-api-key');
+      call = {
+        kind,
+        body,
+        stream,
+        pin: keyId || keyName ? { id: keyId, name: keyId ? undefined : keyName } : undefined,
+        directKey,
+        signal: abort,
+        // Always present, undefined when logs are off: every call has the same shape.
+        log,
+        chain: log ? [] : undefined,
+        virtualKey: request.principal?.virtualKey,
+        headers: request.headers,
+        query: request.query,
+        progress: { retries: 0, upstreamLatencyMs: 0, fallbackIndex: 0 },
+        trace: startInferenceTrace(this.tracing, kind, body, stream, request),
+        pricing: undefined,
+      };
+      const pricing = this.pricing.snapshot();
+      call.pricing = pricing instanceof Promise ? await pricing : pricing;
+      let tools: InjectedTools | undefined;
+      if (kind === 'chat' || kind === 'responses') {
+        const injecting = this.agent.inject(call);
+        tools = injecting instanceof Promise ? await injecting : injecting;
+      }
+      const result = await this.router.route(call);
+      if (result.stream) {
+        const encoder = native?.streamEncoder?.({ body, stream });
+        await this.responder.stream(call, result, request, reply, abort, started, encoder);
+        return;
+      }
+      const served = tools?.agent
+        ? await this.agent.run(call, result, tools, request, started, (round) => (call = round))
+        : this.responder.unary(call, result, request, started);
+      const answer: Json = native ? native.fromCanonical(served.body, served.usage, { body, stream }) : served.body;
+      sendRawJson(reply, 200, JSON.stringify(answer), served.headers);
+    } catch (err) {
+      this.responder.failed(call, err, started);
+      // An agent round that failed is logged as its own row (the earlier rounds were logged as served).
+      const origin = call ? call.log : log;
+      if (origin) this.logs.failed(call, origin, kind, source, err);
+      throw err;
+    }
+  }
+}
