@@ -57,7 +57,10 @@ export function genaiErrorBody(response: ErrorResponse): { error: Json } {
     { '@type': `${TYPE}ErrorInfo`, reason: error.code, domain: 'ai-gateway', metadata: metadataOf(response) },
   ];
   if (error.param !== undefined)
-    details.push({ '@type': `${TYPE}BadRequest`, fieldViolations: [{ field: error.param, description: error.message }] });
+    details.push({
+      '@type': `${TYPE}BadRequest`,
+      fieldViolations: [{ field: error.param, description: error.message }],
+    });
   const retry = retryDelayMs(response);
   if (retry !== undefined) details.push({ '@type': `${TYPE}RetryInfo`, retryDelay: duration(retry) });
   return {

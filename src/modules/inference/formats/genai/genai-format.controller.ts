@@ -7,7 +7,8 @@ import { ApiErrorResponses } from '../../../../core/errors/api-errors.decorator.
 import { NativeErrors } from '../../../../core/errors/error-context.js';
 import { InferencePipeline } from '../../v1/inference-pipeline.js';
 import { formatPaths } from '../format-routes.js';
-import { GENAI_ACTIONS, GENAI_FORMAT, genaiOperation, parseModelAction } from './genai-format.js';
+import { renderGenaiError } from './genai-error.js';
+import { GENAI_ACTIONS, genaiOperation, parseModelAction } from './genai-format.js';
 
 type Query = Record<string, string | undefined>;
 
@@ -20,7 +21,7 @@ type Query = Record<string, string | undefined>;
 @ApiTags('Provider formats')
 @Controller(formatPaths('genai'))
 @VirtualKeyAuth({ optional: true })
-@NativeErrors(GENAI_FORMAT.renderError)
+@NativeErrors(renderGenaiError)
 export class GenaiFormatController {
   constructor(
     private readonly pipeline: InferencePipeline,

@@ -65,7 +65,10 @@ function reasoningEffort(thinking: unknown): string | undefined {
   if (typeof thinking.thinkingLevel === 'string') {
     const level = thinking.thinkingLevel.toLowerCase();
     if (GEMINI_THINKING_BUDGETS[level] !== undefined) return level;
-    throw invalid('generationConfig.thinkingConfig.thinkingLevel', 'thinkingLevel must be minimal, low, medium or high');
+    throw invalid(
+      'generationConfig.thinkingConfig.thinkingLevel',
+      'thinkingLevel must be minimal, low, medium or high',
+    );
   }
   const budget = thinking.thinkingBudget;
   if (budget === undefined || budget === null) return thinking.includeThoughts === true ? 'medium' : undefined;
