@@ -93,7 +93,9 @@ async function call(gw: TestApp, route: Route, headers: Record<string, string> =
     const text = await res.text();
     let code: string | undefined;
     try {
-      code = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error?.code;
+      const error = (JSON.parse(text) as { error?: { code?: unknown; details?: Array<{ reason?: string }> } }).error;
+      // Google's shape (`/genai`) has a numeric code; our code is its ErrorInfo reason.
+      code = typeof error?.code === 'string' ? error.code : error?.details?.[0]?.reason;
     } catch {
       code = undefined;
     }

@@ -29,6 +29,7 @@ const SECRET_HEADERS = [
   'cookie',
   'set-cookie',
   'x-api-key',
+  'x-goog-api-key',
   'x-gateway-vk',
   'x-gateway-setup-token',
 ];
