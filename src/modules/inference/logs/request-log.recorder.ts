@@ -107,6 +107,11 @@ export class RequestLogRecorder {
     };
   }
 
+  /** Captures the stream of a request that was known to stream only once its native body was converted (by path). */
+  captureStream(origin: CallOrigin): void {
+    if (this.captureContent) origin.capture ??= new StreamCapture(this.maxContent);
+  }
+
   /** A request that was answered by a provider (possibly after fallbacks). */
   served(call: InferenceCall, origin: CallOrigin, result: RoutedResult, outcome: ServedOutcome): void {
     const ended = performance.now();

@@ -66,6 +66,8 @@ export class InferencePipeline {
         ).body;
       }
       const { body, stream } = validateInferenceBody(kind, source);
+      // A native route may stream by its path (`:streamGenerateContent`, `converse-stream`), not by a body flag.
+      if (native && stream && log) this.logs.captureStream(log);
       const keyId = header(request, 'x-gateway-api-key-id');
       const keyName = header(request, 'x-gateway-api-key');
       call = {
