@@ -9,7 +9,8 @@ import { AcceptsBody } from '../../../../core/http/media-types.js';
 import { InferencePipeline } from '../../v1/inference-pipeline.js';
 import { formatPaths } from '../format-routes.js';
 import { EVENT_STREAM_CONTENT_TYPE } from './bedrock-event-stream.js';
-import { BEDROCK_OPERATIONS, bedrockFormat, type BedrockOperationName } from './bedrock-format.js';
+import { BEDROCK_OPERATIONS, type BedrockOperationName } from './bedrock-format.js';
+import { renderBedrockError } from './bedrock-errors.js';
 
 const MODEL_ID = {
   name: 'modelId',
@@ -46,7 +47,7 @@ const CLAUDE_BODY = {
 @ApiTags('Provider formats')
 @Controller(formatPaths('bedrock'))
 @VirtualKeyAuth({ optional: true })
-@NativeErrors(bedrockFormat.renderError)
+@NativeErrors(renderBedrockError)
 export class BedrockFormatController {
   constructor(private readonly pipeline: InferencePipeline) {}
 
