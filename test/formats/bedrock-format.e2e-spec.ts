@@ -4,6 +4,7 @@ import {
   ConverseStreamCommand,
   InvokeModelCommand,
   InvokeModelWithResponseStreamCommand,
+  ServiceUnavailableException,
   ThrottlingException,
   ValidationException,
   type ConverseStreamOutput,
@@ -272,6 +273,30 @@ describe('provider format: /bedrock with the AWS SDK', () => {
       message: expect.stringContaining('bearer token'),
     });
     expect(seen(s.sim)).toHaveLength(0);
+  });
+
+  it('ConverseStream: a failure mid-stream is raised by the SDK as its exception; one before it as an HTTP error', async () => {
+    s.sim.scenario({ match: { family: 'anthropic' }, responses: [{ fault: 'stream_error', after_events: 3 }] });
+    const out = await client().send(
+      new ConverseStreamCommand({
+        modelId: 'anthropic/claude-sonnet-4',
+        messages: [{ role: 'user', content: [{ text: 'break please' }] }],
+      }),
+    );
+    const events: ConverseStreamOutput[] = [];
+    const iterate = (async () => {
+      for await (const event of out.stream!) events.push(event);
+    })();
+    await expect(iterate).rejects.toBeInstanceOf(ServiceUnavailableException);
+    expect(events[0]?.messageStart).toBeDefined();
+    s.sim.scenario({ match: { family: 'openai' }, responses: [{ fault: 'rate_limit' }], repeat: true });
+    const refused = client().send(
+      new ConverseStreamCommand({
+        modelId: 'openai/gpt-4o-mini',
+        messages: [{ role: 'user', content: [{ text: 'x' }] }],
+      }),
+    );
+    await expect(refused).rejects.toBeInstanceOf(ThrottlingException);
   });
 
   it('a provider 429 is a ThrottlingException', async () => {
