@@ -221,7 +221,7 @@ describe('bedrock format conversions (pure)', () => {
 
   it('a mid-stream failure → an exception frame by status, our fields kept', () => {
     const encoder = new ConverseStreamEncoder();
-    const response = toErrorResponse(new GatewayException(429, 'rate_limited', 'slow down'));
+    const response = toErrorResponse(new GatewayException(429, 'request_limited', 'slow down'));
     const [frame] = decoded(encoder.error(response));
     expect(frame!.headers).toEqual({
       ':message-type': 'exception',
@@ -233,7 +233,7 @@ describe('bedrock format conversions (pure)', () => {
 
   it('errors render as Bedrock exceptions by status', () => {
     const render = (status: number) =>
-      renderBedrockError(toErrorResponse(new GatewayException(status, 'x', `status ${status}`)));
+      renderBedrockError(toErrorResponse(new GatewayException(status, 'bad_request', `status ${status}`)));
     const names = [400, 401, 403, 404, 408, 429, 500, 502, 503, 504].map(
       (status) => render(status).headers['x-amzn-ErrorType'],
     );
