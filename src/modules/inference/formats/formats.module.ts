@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { InferenceModule } from '../inference.module.js';
 import { GenaiFormatController } from './genai/genai-format.controller.js';
+import { BedrockFormatController } from './bedrock/bedrock-format.controller.js';
 import { OpenAiFormatController } from './openai/openai-format.controller.js';
 
 /**
@@ -9,6 +10,6 @@ import { OpenAiFormatController } from './openai/openai-format.controller.js';
  */
 @Module({
   imports: [InferenceModule],
-  controllers: [OpenAiFormatController, GenaiFormatController],
+  controllers: [OpenAiFormatController, GenaiFormatController, BedrockFormatController],
 })
 export class FormatsModule {}

@@ -1,0 +1,77 @@
+import type { Json } from '../../providers/provider-adapter.js';
+import { asString } from '../../providers/wire-json.js';
+import { canonicalModel } from '../format-routes.js';
+import type { NativeFormat, NativeOperation } from '../native-format.js';
+import { converseToChat } from './bedrock-converse-request.js';
+import { chatToConverse } from './bedrock-converse-response.js';
+import { ConverseStreamEncoder } from './bedrock-converse-stream.js';
+import { renderBedrockError } from './bedrock-errors.js';
+import { claudeToChat, invokeBodyOf } from './bedrock-invoke-request.js';
+import { chatToClaude } from './bedrock-invoke-response.js';
+import { ClaudeInvokeStreamEncoder } from './bedrock-invoke-stream.js';
+
+/**
+ * The `/bedrock` set (Bedrock Runtime's paths, for `@aws-sdk/client-bedrock-runtime` pointed at the gateway): the
+ * model comes from the path, a bare id being Bedrock's own and a URL-encoded `openai%2Fgpt-4o` going to OpenAI.
+ */
+export const bedrockFormat: NativeFormat = {
+  name: 'bedrock',
+  defaultProvider: 'bedrock',
+  renderError: renderBedrockError,
+};
+
+/** The canonical model of the path's `modelId` (the SDK URL-encodes it; Fastify may have decoded it already). */
+export function modelOfPath(params: Record<string, string>): string {
+  const raw = params.modelId ?? '';
+  let id = raw;
+  try {
+    id = decodeURIComponent(raw);
+  } catch {
+    // Not percent-encoded after all (a lone `%`): the id as it came.
+  }
+  return canonicalModel(id, bedrockFormat.defaultProvider, 'modelId');
+}
+
+/** When each canonical request began: Converse reports the latency in its answer. */
+const begun = new WeakMap<Json, number>();
+
+function converse(stream: boolean): NativeOperation {
+  return {
+    kind: 'chat',
+    toCanonical(body, params) {
+      const canonical = converseToChat(body, modelOfPath(params), stream);
+      begun.set(canonical, performance.now());
+      return { body: canonical, stream };
+    },
+    fromCanonical(answer, usage, request) {
+      const started = begun.get(request.body);
+      return chatToConverse(answer, usage, started === undefined ? 0 : performance.now() - started);
+    },
+    streamEncoder: () => new ConverseStreamEncoder(),
+  };
+}
+
+/** The model an Anthropic answer names: the one the provider says served, else the one asked for. */
+function answeredModel(answer: Json, request: Json): string {
+  return asString(answer.model) ?? String(request.model);
+}
+
+function invoke(stream: boolean): NativeOperation {
+  return {
+    kind: 'chat',
+    toCanonical(body, params) {
+      return { body: claudeToChat(invokeBodyOf(body), modelOfPath(params), stream), stream };
+    },
+    fromCanonical: (answer, usage, request) => chatToClaude(answer, usage, answeredModel(answer, request.body)),
+    streamEncoder: (request) => new ClaudeInvokeStreamEncoder(String(request.body.model)),
+  };
+}
+
+export const BEDROCK_OPERATIONS = {
+  converse: converse(false),
+  'converse-stream': converse(true),
+  invoke: invoke(false),
+  'invoke-with-response-stream': invoke(true),
+} as const;
+
+export type BedrockOperationName = keyof typeof BEDROCK_OPERATIONS;
