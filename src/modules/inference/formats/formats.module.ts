@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { InferenceModule } from '../inference.module.js';
+import { CohereFormatController } from './cohere/cohere-format.controller.js';
 import { OpenAiFormatController } from './openai/openai-format.controller.js';
 
 /**
@@ -8,6 +9,6 @@ import { OpenAiFormatController } from './openai/openai-format.controller.js';
  */
 @Module({
   imports: [InferenceModule],
-  controllers: [OpenAiFormatController],
+  controllers: [OpenAiFormatController, CohereFormatController],
 })
 export class FormatsModule {}
