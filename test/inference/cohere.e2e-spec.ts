@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { created, FAST_NETWORK, seen, startInferenceStack, type InferenceStack } from './inference-kit.js';
-
-/** Adds the cohere provider, against the simulator's cohere family, with one key. */
-export async function addCohere(s: InferenceStack): Promise<void> {
-  await created(
-    s.admin.post('/api/providers', { provider: 'cohere', base_url: `${s.sim.url}/cohere`, network_config: FAST_NETWORK }),
-  );
-  await created(s.admin.post('/api/providers/cohere/keys', { name: 'co-1', value: 'co-key-1' }));
-}
+import { addCohere } from './cohere-kit.js';
+import { seen, startInferenceStack, type InferenceStack } from './inference-kit.js';
 
 /** The cohere adapter through /v1 with the official openai SDK: Cohere v2 on the wire, OpenAI shapes to the caller. */
 describe('cohere adapter on /v1', () => {
@@ -88,7 +81,9 @@ describe('cohere adapter on /v1', () => {
       {
         role: 'assistant',
         tool_plan: 'I will call get_weather.',
-        tool_calls: [{ id: call.id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        tool_calls: [
+          { id: call.id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+        ],
       },
       { role: 'tool', tool_call_id: call.id, content: 'sunny' },
     ]);

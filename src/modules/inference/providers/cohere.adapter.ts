@@ -46,7 +46,9 @@ function bodyFor(kind: InferenceKind, body: Json, model: string, stream: boolean
       return toCohereEmbedBody(body, model);
     case 'rerank':
       return toCohereRerankBody(body, model);
-    default:
+    case 'completions':
+    case 'responses':
+    case 'count_tokens':
       throw unsupported(kind);
   }
 }
@@ -76,7 +78,9 @@ export const cohereAdapter: ProviderAdapter = {
         return fromCohereEmbed(body, target);
       case 'rerank':
         return fromCohereRerank(body, target);
-      default:
+      case 'completions':
+      case 'responses':
+      case 'count_tokens':
         throw unsupported(kind);
     }
   },

@@ -7,7 +7,7 @@ import { NativeErrors } from '../../../../core/errors/error-context.js';
 import { InferencePipeline } from '../../v1/inference-pipeline.js';
 import { formatPaths } from '../format-routes.js';
 import type { NativeOperation } from '../native-format.js';
-import { cohereChat, cohereEmbed, cohereFormat, cohereRerank } from './cohere-format.js';
+import { cohereChat, cohereEmbed, cohereRerank, renderCohereError } from './cohere-format.js';
 
 const model = { type: 'string', description: 'A Cohere model, or `<provider>/<model>` of any provider' };
 const CHAT_BODY = {
@@ -40,7 +40,7 @@ const RERANK_BODY = {
 @ApiTags('Provider formats')
 @Controller(formatPaths('cohere'))
 @VirtualKeyAuth({ optional: true })
-@NativeErrors(cohereFormat.renderError)
+@NativeErrors(renderCohereError)
 export class CohereFormatController {
   constructor(private readonly pipeline: InferencePipeline) {}
 

@@ -1,17 +1,23 @@
+import type { ErrorResponse } from '../../../../core/errors/error-response.js';
 import type { NativeFormat, NativeOperation } from '../native-format.js';
 import { chatFromCanonical, cohereErrorBody, embedFromCanonical, rerankFromCanonical } from './cohere-answer.js';
 import { chatToCanonical, embedToCanonical, rerankToCanonical } from './cohere-request.js';
 import { CohereStreamEncoder } from './cohere-stream-encoder.js';
 
+/** Any error of a `/cohere` route: its status and headers, Cohere's `{ message }` body with our fields. */
+export function renderCohereError(response: ErrorResponse): {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+} {
+  return { status: response.status, headers: response.headers, body: cohereErrorBody(response) };
+}
+
 /** The `/cohere` set: a bare model is Cohere's. */
 export const cohereFormat: NativeFormat = {
   name: 'cohere',
   defaultProvider: 'cohere',
-  renderError: (response) => ({
-    status: response.status,
-    headers: response.headers,
-    body: cohereErrorBody(response),
-  }),
+  renderError: renderCohereError,
 };
 
 /** `POST /cohere/v2/chat`, unary or `stream: true`. */
