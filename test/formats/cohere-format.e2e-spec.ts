@@ -294,6 +294,29 @@ describe('provider format: /cohere', () => {
       });
     });
 
+    it('× cohere out: thinking streams as its own content part before the text', async () => {
+      const res = await s.inference.post('/cohere/v2/chat', {
+        model: 'command-r',
+        messages: [{ role: 'user', content: 'think' }],
+        thinking: { type: 'enabled', token_budget: 2000 },
+        stream: true,
+      });
+      const got = events(res.text);
+      expect(got.slice(1, 7)).toEqual([
+        { type: 'content-start', index: 0, delta: { message: { content: { type: 'thinking', thinking: '' } } } },
+        {
+          type: 'content-delta',
+          index: 0,
+          delta: { message: { content: { thinking: 'Let me think about this request.' } } },
+        },
+        { type: 'content-end', index: 0 },
+        { type: 'content-start', index: 1, delta: { message: { content: { type: 'text', text: '' } } } },
+        { type: 'content-delta', index: 1, delta: { message: { content: { text: 'echo:' } } } },
+        { type: 'content-delta', index: 1, delta: { message: { content: { text: ' think' } } } },
+      ]);
+      expect(seen(s.sim).at(-1).body.thinking).toEqual({ type: 'enabled', token_budget: 2000 });
+    });
+
     it('embed × {cohere, openai}: exact bodies both ways', async () => {
       const co = await s.inference.post('/cohere/v2/embed', {
         model: 'embed-v4.0',
