@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { InferenceModule } from '../inference.module.js';
 import { GenaiFormatController } from './genai/genai-format.controller.js';
 import { BedrockFormatController } from './bedrock/bedrock-format.controller.js';
+import { CohereFormatController } from './cohere/cohere-format.controller.js';
 import { OpenAiFormatController } from './openai/openai-format.controller.js';
 
 /**
@@ -10,6 +11,6 @@ import { OpenAiFormatController } from './openai/openai-format.controller.js';
  */
 @Module({
   imports: [InferenceModule],
-  controllers: [OpenAiFormatController, GenaiFormatController, BedrockFormatController],
+  controllers: [OpenAiFormatController, GenaiFormatController, BedrockFormatController, CohereFormatController],
 })
 export class FormatsModule {}
