@@ -2,6 +2,7 @@ import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { anthropicAdapter } from './anthropic.adapter.js';
 import { geminiAdapter } from './gemini.adapter.js';
 import { AzureAdapter } from './azure.adapter.js';
+import { bedrockAdapter } from './bedrock.adapter.js';
 import { openAiCompatibleAdapters } from './openai-compatible.adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 
@@ -14,6 +15,7 @@ const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   gemini: geminiAdapter,
   ...openAiCompatibleAdapters(),
   azure: new AzureAdapter(),
+  bedrock: bedrockAdapter,
 };
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {
