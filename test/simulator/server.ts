@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { type Family, isReply, type SimRequest } from './family.js';
 import { anthropicFamily } from './families/anthropic.js';
 import { azureFamily } from './families/azure.js';
+import { bedrockFamily } from './families/bedrock.js';
 import { geminiFamily } from './families/gemini.js';
 import { openaiFamily } from './families/openai.js';
 import { type Exchange, sendReply, Timers, writeAnswer } from './response-writer.js';
@@ -46,6 +47,7 @@ const FAMILIES = new Map<string, Family>([
   ['azure', azureFamily],
   ['anthropic', anthropicFamily],
   ['gemini', geminiFamily],
+  ['bedrock', bedrockFamily],
 ]);
 
 const EMPTY_QUERY = new URLSearchParams();
@@ -217,6 +219,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       query,
       headers: req.headers,
       body,
+      rawBody: text,
       badJson,
       stream: false,
     };

@@ -77,10 +77,3 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(b, a.length);
   return out;
 }
-
-/** One frame's bytes (the simulator and the tests encode with the same codec the reader decodes with). */
-export function encodeEventStreamFrame(headers: Record<string, string>, payload: unknown): Uint8Array {
-  const tagged: Message['headers'] = {};
-  for (const [name, value] of Object.entries(headers)) tagged[name] = { type: 'string', value };
-  return codec.encode({ headers: tagged, body: fromUtf8(JSON.stringify(payload)) });
-}
