@@ -240,8 +240,8 @@ function embeddingInvoke(req: SimRequest): Operation | Reply {
     const dims = typeof body.dimensions === 'number' ? body.dimensions : 16;
     return () => jsonReply(200, { embedding: embed(text, dims), inputTextTokenCount: countWords(text) });
   }
-  if (Array.isArray(body.texts) && body.texts.every((t) => typeof t === 'string')) {
-    const texts = body.texts as string[];
+  const texts: unknown = body.texts;
+  if (Array.isArray(texts) && texts.every((t): t is string => typeof t === 'string')) {
     return () =>
       jsonReply(200, {
         id: randomUUID(),
