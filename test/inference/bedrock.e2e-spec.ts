@@ -152,6 +152,43 @@ describe('bedrock provider', () => {
     expect(text).toBe('echo: one two three');
   });
 
+  it('reasoning_effort on Claude: thinking requested, reasoning_content and cache usage back, unary and streamed', async () => {
+    s.sim.scenario({
+      match: { family: 'bedrock' },
+      responses: [{ ok: true, usage: { cached_read_tokens: 5, cached_write_tokens: 2 } }],
+      repeat: true,
+    });
+    const unary = await s.openai.chat.completions.create({
+      model: `bedrock/${CLAUDE}`,
+      messages: user('think'),
+      reasoning_effort: 'low',
+    });
+    const message = unary.choices[0]!.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string };
+    expect(message.reasoning_content).toBe('Let me think about this request.');
+    expect(message.content).toBe('echo: think');
+    expect(unary.usage).toMatchObject({ prompt_tokens: 8, completion_tokens: 2, total_tokens: 10 });
+    expect((unary.usage as any).prompt_tokens_details).toMatchObject({ cached_read_tokens: 5, cached_write_tokens: 2 });
+    expect(bedrockSeen()[0].body.additionalModelRequestFields).toEqual({
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+    });
+
+    const stream = await s.openai.chat.completions.create({
+      model: `bedrock/${CLAUDE}`,
+      messages: user('think'),
+      reasoning_effort: 'low',
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let reasoning = '';
+    let usage: unknown;
+    for await (const chunk of stream) {
+      reasoning += (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '';
+      usage = chunk.usage ?? usage;
+    }
+    expect(reasoning).toBe('Let me think about this request.');
+    expect(usage).toMatchObject({ prompt_tokens: 8, completion_tokens: 2 });
+  });
+
   it('an inference-profile ARN is one encoded path segment, signed and served', async () => {
     const data = await s.openai.chat.completions.create({ model: `bedrock/${ARN}`, messages: user('arn model') });
     expect(data.choices[0]!.message.content).toBe('echo: arn model');
