@@ -14,7 +14,7 @@ abstract class BedrockEventStreamDecoder implements StreamDecoder {
   private readonly reader = new EventStreamReader();
   protected closed = false;
 
-  /** The responder hands binary framings their bytes; text would have lost them, so it is re-encoded as is. */
+  /** For callers that only have text: the responder always calls pushBytes, as binary frames do not survive UTF-8. */
   push(text: string): StreamOutput[] {
     return this.pushBytes(new TextEncoder().encode(text));
   }
