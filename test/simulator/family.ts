@@ -12,6 +12,8 @@ export interface SimRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: unknown;
+  /** The body as received (what a signature covers). */
+  rawBody: string;
   /** A body was sent but it is not JSON. */
   badJson: boolean;
   key?: string;
@@ -26,12 +28,15 @@ export interface Reply {
   body: string;
 }
 
-/** A 200 streamed as frames (an SSE event or a JSON array element each), each already framed. */
+/**
+ * A 200 streamed as frames (an SSE event or a JSON array element each, or a binary event-stream message), each
+ * already framed.
+ */
 export interface StreamReply {
   headers: Record<string, string>;
-  frames: string[];
+  frames: Array<string | Uint8Array>;
   /** The family's in-stream error event (written instead of the rest when a scenario asks for `stream_error`). */
-  errorFrame: string;
+  errorFrame: string | Uint8Array;
 }
 
 /** What a family's error renderer is asked for (from a scenario step or from the family's own checks). */
@@ -114,8 +119,18 @@ export function hintHeaders(kind: RetryHintKind, ms: number): Record<string, str
   }
 }
 
-/** The frame cut in the middle of its JSON (what a broken proxy or a truncated write delivers), framing kept. */
-export function corruptFrame(frame: string): string {
+/**
+ * The frame cut in the middle of its JSON (what a broken proxy or a truncated write delivers), framing kept; a binary
+ * frame gets one payload byte flipped, so its length holds and its CRC fails.
+ */
+export function corruptFrame(frame: string): string;
+export function corruptFrame(frame: string | Uint8Array): string | Uint8Array;
+export function corruptFrame(frame: string | Uint8Array): string | Uint8Array {
+  if (typeof frame !== 'string') {
+    const bytes = Uint8Array.from(frame);
+    bytes[bytes.length - 5] = bytes[bytes.length - 5]! ^ 0xff;
+    return bytes;
+  }
   const open = frame.indexOf('{');
   const close = frame.lastIndexOf('}');
   if (open < 0 || close <= open) return `data: {"broken${frame.slice(frame.length - 2)}`;

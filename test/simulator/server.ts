@@ -5,6 +5,7 @@ import { type Family, isReply, type SimRequest } from './family.js';
 import { anthropicFamily } from './families/anthropic.js';
 import { azureFamily } from './families/azure.js';
 import { cohereFamily } from './families/cohere.js';
+import { bedrockFamily } from './families/bedrock.js';
 import { geminiFamily } from './families/gemini.js';
 import { openaiFamily } from './families/openai.js';
 import { type Exchange, sendReply, Timers, writeAnswer } from './response-writer.js';
@@ -48,6 +49,7 @@ const FAMILIES = new Map<string, Family>([
   ['anthropic', anthropicFamily],
   ['gemini', geminiFamily],
   ['cohere', cohereFamily],
+  ['bedrock', bedrockFamily],
 ]);
 
 const EMPTY_QUERY = new URLSearchParams();
@@ -219,6 +221,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       query,
       headers: req.headers,
       body,
+      rawBody: text,
       badJson,
       stream: false,
     };

@@ -3,6 +3,7 @@ import { anthropicAdapter } from './anthropic.adapter.js';
 import { cohereAdapter } from './cohere.adapter.js';
 import { geminiAdapter } from './gemini.adapter.js';
 import { AzureAdapter } from './azure.adapter.js';
+import { bedrockAdapter } from './bedrock.adapter.js';
 import { openAiCompatibleAdapters } from './openai-compatible.adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 
@@ -16,6 +17,7 @@ const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   ...openAiCompatibleAdapters(),
   azure: new AzureAdapter(),
   cohere: cohereAdapter,
+  bedrock: bedrockAdapter,
 };
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {
