@@ -2,6 +2,11 @@ import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { anthropicAdapter } from './anthropic.adapter.js';
 import { geminiAdapter } from './gemini.adapter.js';
 import { AzureAdapter } from './azure.adapter.js';
+import { BedrockMantleAdapter } from './bedrock-mantle.adapter.js';
+import { DatabricksAdapter } from './databricks.adapter.js';
+import { GitHubCopilotAdapter } from './github-copilot.adapter.js';
+import { HuggingFaceAdapter } from './huggingface.adapter.js';
+import { OpenCodeAdapter } from './opencode.adapter.js';
 import { openAiCompatibleAdapters } from './openai-compatible.adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 
@@ -14,6 +19,12 @@ const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   gemini: geminiAdapter,
   ...openAiCompatibleAdapters(),
   azure: new AzureAdapter(),
+  databricks: new DatabricksAdapter(),
+  huggingface: new HuggingFaceAdapter(),
+  'github-copilot': new GitHubCopilotAdapter(),
+  'opencode-zen': new OpenCodeAdapter('opencode-zen'),
+  'opencode-go': new OpenCodeAdapter('opencode-go'),
+  bedrock_mantle: new BedrockMantleAdapter(),
 };
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {
