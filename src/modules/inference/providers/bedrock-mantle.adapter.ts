@@ -48,7 +48,12 @@ export class BedrockMantleAdapter implements ProviderAdapter {
   buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall {
     const located = this.located(target);
     if (!isClaude(target.model)) return this.openai.buildRequest(kind, body, located, stream);
-    const call = anthropicAdapter.buildRequest(kind, body, { ...located, baseUrl: `${located.baseUrl}/anthropic` }, stream);
+    const call = anthropicAdapter.buildRequest(
+      kind,
+      body,
+      { ...located, baseUrl: `${located.baseUrl}/anthropic` },
+      stream,
+    );
     // Mantle takes its own credential on the Anthropic surface too: Bearer (or SigV4), never x-api-key.
     const headers = { ...call.headers };
     delete headers['x-api-key'];

@@ -50,25 +50,30 @@ export class DatabricksAdapter extends OpenAiCompatibleAdapter {
     const client = databricksOAuthClient(target.key.value);
     if (!client) return call;
     const host = workspaceHost(target);
-    const token = await tokens.get([host, client.id, client.secret], () => io.now(), async () => {
-      const obtainedAt = io.now();
-      const answer = tokenAnswer(
-        'databricks',
-        await io.post(
-          `${host}/oidc/v1/token`,
-          {
-            authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
-            'content-type': 'application/x-www-form-urlencoded',
-            accept: 'application/json',
-          },
-          'grant_type=client_credentials&scope=all-apis',
-        ),
-      );
-      const { access_token: value, expires_in: lifetime } = answer;
-      if (typeof value !== 'string' || value === '') tokenFailure('databricks', 'The token answer has no access_token');
-      const seconds = typeof lifetime === 'number' && lifetime > 0 ? lifetime : 3600;
-      return { value, refreshAt: refreshTime(obtainedAt, obtainedAt + seconds * 1000) };
-    });
+    const token = await tokens.get(
+      [host, client.id, client.secret],
+      () => io.now(),
+      async () => {
+        const obtainedAt = io.now();
+        const answer = tokenAnswer(
+          'databricks',
+          await io.post(
+            `${host}/oidc/v1/token`,
+            {
+              authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+              'content-type': 'application/x-www-form-urlencoded',
+              accept: 'application/json',
+            },
+            'grant_type=client_credentials&scope=all-apis',
+          ),
+        );
+        const { access_token: value, expires_in: lifetime } = answer;
+        if (typeof value !== 'string' || value === '')
+          tokenFailure('databricks', 'The token answer has no access_token');
+        const seconds = typeof lifetime === 'number' && lifetime > 0 ? lifetime : 3600;
+        return { value, refreshAt: refreshTime(obtainedAt, obtainedAt + seconds * 1000) };
+      },
+    );
     return { ...call, headers: { ...call.headers, authorization: `Bearer ${token}` } };
   }
 }

@@ -66,25 +66,30 @@ export class GitHubCopilotAdapter extends OpenAiWireAdapter {
     const exchangeUrl = target.baseUrl.replace(/\/+$/, '') + TOKEN_PATH;
     const githubToken = target.key.value;
     if (!githubToken) tokenFailure('github-copilot', 'A GitHub Copilot key needs a GitHub token as its value', true);
-    const session = await sessions.get([exchangeUrl, githubToken], () => io.now(), async () => {
-      const obtainedAt = io.now();
-      const answer = tokenAnswer(
-        'github-copilot',
-        await io.get(exchangeUrl, {
-          ...COPILOT_EDITOR_HEADERS,
-          authorization: `token ${githubToken}`,
-          accept: 'application/json',
-        }),
-      );
-      const { token, expires_at: expiresAt, refresh_in: refreshIn, endpoints } = answer;
-      if (typeof token !== 'string' || token === '') tokenFailure('github-copilot', 'The token answer has no token');
-      const api = (endpoints as { api?: unknown } | undefined)?.api;
-      const expiry = typeof expiresAt === 'number' ? expiresAt * 1000 : obtainedAt + 25 * 60_000;
-      let refreshAt = refreshTime(obtainedAt, expiry);
-      if (typeof refreshIn === 'number' && refreshIn >= 0) refreshAt = Math.min(refreshAt, obtainedAt + refreshIn * 1000);
-      const host = typeof api === 'string' && api !== '' ? api.replace(/\/+$/, '') : DEFAULT_COPILOT_API;
-      return { value: { token, api: host }, refreshAt };
-    });
+    const session = await sessions.get(
+      [exchangeUrl, githubToken],
+      () => io.now(),
+      async () => {
+        const obtainedAt = io.now();
+        const answer = tokenAnswer(
+          'github-copilot',
+          await io.get(exchangeUrl, {
+            ...COPILOT_EDITOR_HEADERS,
+            authorization: `token ${githubToken}`,
+            accept: 'application/json',
+          }),
+        );
+        const { token, expires_at: expiresAt, refresh_in: refreshIn, endpoints } = answer;
+        if (typeof token !== 'string' || token === '') tokenFailure('github-copilot', 'The token answer has no token');
+        const api = (endpoints as { api?: unknown } | undefined)?.api;
+        const expiry = typeof expiresAt === 'number' ? expiresAt * 1000 : obtainedAt + 25 * 60_000;
+        let refreshAt = refreshTime(obtainedAt, expiry);
+        if (typeof refreshIn === 'number' && refreshIn >= 0)
+          refreshAt = Math.min(refreshAt, obtainedAt + refreshIn * 1000);
+        const host = typeof api === 'string' && api !== '' ? api.replace(/\/+$/, '') : DEFAULT_COPILOT_API;
+        return { value: { token, api: host }, refreshAt };
+      },
+    );
     return {
       ...call,
       url: session.api + call.url,

@@ -23,8 +23,8 @@ const OPERATIONS = {
 /**
  * Azure OpenAI's data-plane paths, for the `openai` SDK's `AzureOpenAI` client with `endpoint: <gateway>/openai`:
  * `POST /openai/openai/deployments/{deployment}/chat/completions|completions|embeddings?api-version=…` (the
- * api-version is accepted and not needed). The deployment names the model: `openai%2Fgpt-4o` (URL-encoded) is
- * `openai/gpt-4o`, a bare `gpt-4o` is `azure/gpt-4o`. A deployment the gateway cannot route answers Azure's 404
+ * api-version is accepted and not needed). The deployment names the model: `openai%2Fgpt-4o` (URL-encoded, or
+ * unencoded as two path segments) is `openai/gpt-4o`, a bare `gpt-4o` is `azure/gpt-4o`. A deployment the gateway cannot route answers Azure's 404
  * `DeploymentNotFound`. Everything else is /v1.
  */
 @ApiTags('Provider formats')
@@ -33,7 +33,7 @@ const OPERATIONS = {
 export class AzureDeploymentsController {
   constructor(private readonly pipeline: InferencePipeline) {}
 
-  @Post(':deployment/chat/completions')
+  @Post([':deployment/chat/completions', ':provider/:deployment/chat/completions'])
   @HttpCode(200)
   @ApiOperation({ summary: 'Azure OpenAI chat completion on a deployment (the deployment is the model)' })
   @ApiParam({ name: 'deployment', description: '`<provider>/<model>` URL-encoded, or a bare azure deployment' })
@@ -46,7 +46,7 @@ export class AzureDeploymentsController {
     return this.serve('chat', request, reply);
   }
 
-  @Post(':deployment/completions')
+  @Post([':deployment/completions', ':provider/:deployment/completions'])
   @HttpCode(200)
   @ApiOperation({ summary: 'Azure OpenAI text completion on a deployment' })
   @ApiParam({ name: 'deployment', description: '`<provider>/<model>` URL-encoded, or a bare azure deployment' })
@@ -59,7 +59,7 @@ export class AzureDeploymentsController {
     return this.serve('completions', request, reply);
   }
 
-  @Post(':deployment/embeddings')
+  @Post([':deployment/embeddings', ':provider/:deployment/embeddings'])
   @HttpCode(200)
   @ApiOperation({ summary: 'Azure OpenAI embeddings on a deployment' })
   @ApiParam({ name: 'deployment', description: '`<provider>/<model>` URL-encoded, or a bare azure deployment' })
@@ -72,11 +72,13 @@ export class AzureDeploymentsController {
   }
 
   private async serve(kind: keyof typeof OPERATIONS, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const params = request.params as Record<string, string>;
+    const { provider, deployment = '' } = request.params as { provider?: string; deployment?: string };
+    // `/deployments/openai/gpt-4o/…` (the SDK does not encode the deployment) is `openai%2Fgpt-4o`.
+    const params = { deployment: provider === undefined ? deployment : `${provider}/${deployment}` };
     try {
       await this.pipeline.run({ operation: OPERATIONS[kind], params }, request, reply);
     } catch (err) {
-      throw unknownDeployment(err, params.deployment ?? '');
+      throw unknownDeployment(err, params.deployment);
     }
   }
 }
