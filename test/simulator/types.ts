@@ -5,7 +5,13 @@ export const MORE_PROVIDER_FAMILIES = ['databricks', 'copilot', 'opencode', 'man
 export type MoreProviderFamily = (typeof MORE_PROVIDER_FAMILIES)[number];
 /** The wire-format families the simulator speaks, each under its own path prefix (`/openai`, `/azure`, ...). */
 export type FamilyName = 'openai' | 'azure' | 'anthropic' | 'gemini' | MoreProviderFamily;
-export const FAMILY_NAMES: readonly FamilyName[] = ['openai', 'azure', 'anthropic', 'gemini', ...MORE_PROVIDER_FAMILIES];
+export const FAMILY_NAMES: readonly FamilyName[] = [
+  'openai',
+  'azure',
+  'anthropic',
+  'gemini',
+  ...MORE_PROVIDER_FAMILIES,
+];
 
 /** One request as the simulator received it (`GET /_sim/requests`, `sim.requests()`). */
 export interface CapturedRequest {

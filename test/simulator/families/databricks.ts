@@ -26,7 +26,10 @@ function tokenOperation(req: SimRequest) {
     return jsonReply(400, { error: 'invalid_request', error_description: 'Content-Type must be form-urlencoded' });
   }
   if (form.get('grant_type') !== 'client_credentials' || form.get('scope') !== 'all-apis') {
-    return jsonReply(400, { error: 'invalid_request', error_description: 'grant_type client_credentials, scope all-apis' });
+    return jsonReply(400, {
+      error: 'invalid_request',
+      error_description: 'grant_type client_credentials, scope all-apis',
+    });
   }
   return () =>
     jsonReply(200, {
@@ -49,7 +52,9 @@ export const databricksFamily: Family = {
     if (req.sub === TOKEN_PATH) {
       const client = basicCredentials(req);
       req.key = client?.id;
-      return client ? undefined : jsonReply(401, { error: 'invalid_client', error_description: 'Client authentication failed' });
+      return client
+        ? undefined
+        : jsonReply(401, { error: 'invalid_client', error_description: 'Client authentication failed' });
     }
     req.key = bearer(req.headers);
     if (req.key !== undefined) return undefined;

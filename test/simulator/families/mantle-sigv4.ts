@@ -30,7 +30,8 @@ export function sigv4Problem(req: SimRequest, service: string): string | undefin
       : null;
   if (!match) return 'Authorization header is not AWS4-HMAC-SHA256';
   const [, accessKey, day, region, scopeService, signedHeaders, signature] = match as unknown as string[];
-  if (accessKey !== MANTLE_TEST_CREDENTIALS.accessKeyId) return 'The security token included in the request is invalid.';
+  if (accessKey !== MANTLE_TEST_CREDENTIALS.accessKeyId)
+    return 'The security token included in the request is invalid.';
   if (scopeService !== service) return `Credential should be scoped to correct service: '${service}'.`;
   const amzDate = req.headers['x-amz-date'];
   if (typeof amzDate !== 'string' || !amzDate.startsWith(day!)) return 'x-amz-date is missing or outside the scope';

@@ -5,8 +5,6 @@ import { sigv4Problem } from './mantle-sigv4.js';
 
 const SERVICE = 'bedrock-mantle';
 const isClaude = (req: SimRequest) => req.sub.startsWith('/anthropic/');
-/** The path as the regional host sees it (`/v1/chat/completions`), without the family prefix. */
-const hostPath = (req: SimRequest): SimRequest => ({ ...req, path: req.sub });
 
 /**
  * `/mantle` is a Bedrock Mantle regional host: `/v1/…` OpenAI-compatible, `/anthropic/v1/messages` Anthropic
@@ -20,13 +18,17 @@ export const mantleFamily: Family = {
   authenticate(req) {
     const auth = req.headers.authorization;
     if (typeof auth === 'string' && auth.startsWith('AWS4-HMAC-SHA256 ')) {
-      const problem = sigv4Problem(hostPath(req), SERVICE);
+      const problem = sigv4Problem(req, SERVICE);
       if (problem) return jsonReply(403, { message: problem }, { 'x-amzn-errortype': 'InvalidSignatureException' });
       req.key = /Credential=([^/]+)\//.exec(auth)?.[1];
     } else {
       req.key = bearer(req.headers);
       if (req.key === undefined) {
-        return jsonReply(401, { message: 'Authorization header is missing' }, { 'x-amzn-errortype': 'UnauthorizedException' });
+        return jsonReply(
+          401,
+          { message: 'Authorization header is missing' },
+          { 'x-amzn-errortype': 'UnauthorizedException' },
+        );
       }
     }
     if (isClaude(req) && req.headers['anthropic-version'] === undefined) {
