@@ -10,11 +10,14 @@ const hfError = (status: number, error: string): Reply => jsonReply(status, { er
 function featureExtraction(req: SimRequest, model: string) {
   const body = req.body as { inputs?: unknown } | undefined;
   const inputs = body?.inputs;
-  const many = Array.isArray(inputs) && inputs.every((x) => typeof x === 'string');
-  if (typeof inputs !== 'string' && !many) return hfError(400, 'Input should be a valid string or list of strings');
+  let texts: string[];
+  if (typeof inputs === 'string') texts = [inputs];
+  else if (Array.isArray(inputs) && inputs.every((x): x is string => typeof x === 'string')) texts = inputs;
+  else return hfError(400, 'Input should be a valid string or list of strings');
+  const many = Array.isArray(inputs);
   req.model = model;
   return () => {
-    const vectors = (many ? (inputs as string[]) : [inputs as string]).map((t) => embed(t, DEFAULT_DIMENSIONS));
+    const vectors = texts.map((t) => embed(t, DEFAULT_DIMENSIONS));
     return jsonReply(200, many ? vectors : vectors[0]);
   };
 }
