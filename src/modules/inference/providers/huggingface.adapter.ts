@@ -44,9 +44,9 @@ export class HuggingFaceAdapter extends OpenAiCompatibleAdapter {
   override parseResponse(kind: InferenceKind, body: Json, target: ProviderTarget): ParsedResponse {
     if (kind !== 'embeddings') return super.parseResponse(kind, body, target);
     const answer = body[TOP_LEVEL_ARRAY];
-    const list = Array.isArray(answer) ? answer : [];
+    const list: unknown[] = Array.isArray(answer) ? (answer as unknown[]) : [];
     // One input answers one vector; a list of inputs answers a list of vectors.
-    const vectors = list.length > 0 && list.every((v) => typeof v === 'number') ? [list] : list;
+    const vectors: unknown[] = list.length > 0 && list.every((v) => typeof v === 'number') ? [list] : list;
     return {
       body: {
         object: 'list',
