@@ -146,6 +146,7 @@ describe('bedrock adapter: requests', () => {
     const signed = await bedrockAdapter.authorize!(call, t, {
       now: () => Date.UTC(2026, 0, 2, 3, 4, 5),
       post: () => Promise.reject(new Error('no')),
+      get: () => Promise.reject(new Error('no')),
     });
     expect(signed.headers['x-amz-date']).toBe('20260102T030405Z');
     expect(signed.headers['x-amz-security-token']).toBe('tok');
@@ -157,6 +158,7 @@ describe('bedrock adapter: requests', () => {
     const bearer = await bedrockAdapter.authorize!(call, target({ key: { id: 'b', name: 'b', value: 'br-key' } }), {
       now: () => 0,
       post: () => Promise.reject(new Error('no')),
+      get: () => Promise.reject(new Error('no')),
     });
     expect(bearer.headers.authorization).toBe('Bearer br-key');
   });

@@ -1,8 +1,19 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
+/** Hosts of the OpenAI-like providers with their own rules (token exchanges, per-model surfaces, SigV4). */
+export const MORE_PROVIDER_FAMILIES = ['databricks', 'copilot', 'opencode', 'mantle', 'huggingface'] as const;
+export type MoreProviderFamily = (typeof MORE_PROVIDER_FAMILIES)[number];
 /** The wire-format families the simulator speaks, each under its own path prefix (`/openai`, `/azure`, ...). */
-export type FamilyName = 'openai' | 'azure' | 'anthropic' | 'gemini' | 'cohere' | 'bedrock';
-export const FAMILY_NAMES: readonly FamilyName[] = ['openai', 'azure', 'anthropic', 'gemini', 'cohere', 'bedrock'];
+export type FamilyName = 'openai' | 'azure' | 'anthropic' | 'gemini' | 'cohere' | 'bedrock' | MoreProviderFamily;
+export const FAMILY_NAMES: readonly FamilyName[] = [
+  'openai',
+  'azure',
+  'anthropic',
+  'gemini',
+  'cohere',
+  'bedrock',
+  ...MORE_PROVIDER_FAMILIES,
+];
 
 /** One request as the simulator received it (`GET /_sim/requests`, `sim.requests()`). */
 export interface CapturedRequest {

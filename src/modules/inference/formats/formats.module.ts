@@ -3,6 +3,7 @@ import { InferenceModule } from '../inference.module.js';
 import { GenaiFormatController } from './genai/genai-format.controller.js';
 import { BedrockFormatController } from './bedrock/bedrock-format.controller.js';
 import { CohereFormatController } from './cohere/cohere-format.controller.js';
+import { AzureDeploymentsController } from './openai/azure-deployments.controller.js';
 import { OpenAiFormatController } from './openai/openai-format.controller.js';
 
 /**
@@ -11,6 +12,12 @@ import { OpenAiFormatController } from './openai/openai-format.controller.js';
  */
 @Module({
   imports: [InferenceModule],
-  controllers: [OpenAiFormatController, GenaiFormatController, BedrockFormatController, CohereFormatController],
+  controllers: [
+    OpenAiFormatController,
+    AzureDeploymentsController,
+    GenaiFormatController,
+    BedrockFormatController,
+    CohereFormatController,
+  ],
 })
 export class FormatsModule {}

@@ -10,14 +10,28 @@ const TOKEN_TIMEOUT_MS = 10_000;
 export class OutboundAdapterIo implements AdapterIo {
   constructor(private readonly outbound: OutboundHttpService) {}
 
-  async post(
+  post(
     url: string,
     headers: Record<string, string>,
     body: string,
     signal?: AbortSignal,
   ): Promise<{ status: number; body: string }> {
+    return this.exchange('POST', url, headers, body, signal);
+  }
+
+  get(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<{ status: number; body: string }> {
+    return this.exchange('GET', url, headers, undefined, signal);
+  }
+
+  private async exchange(
+    method: 'GET' | 'POST',
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ status: number; body: string }> {
     const response = await this.outbound.request(url, {
-      method: 'POST',
+      method,
       headers,
       body,
       timeoutMs: TOKEN_TIMEOUT_MS,

@@ -4,6 +4,11 @@ import { cohereAdapter } from './cohere.adapter.js';
 import { geminiAdapter } from './gemini.adapter.js';
 import { AzureAdapter } from './azure.adapter.js';
 import { bedrockAdapter } from './bedrock.adapter.js';
+import { BedrockMantleAdapter } from './bedrock-mantle.adapter.js';
+import { DatabricksAdapter } from './databricks.adapter.js';
+import { GitHubCopilotAdapter } from './github-copilot.adapter.js';
+import { HuggingFaceAdapter } from './huggingface.adapter.js';
+import { OpenCodeAdapter } from './opencode.adapter.js';
 import { openAiCompatibleAdapters } from './openai-compatible.adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 
@@ -18,6 +23,12 @@ const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   azure: new AzureAdapter(),
   cohere: cohereAdapter,
   bedrock: bedrockAdapter,
+  databricks: new DatabricksAdapter(),
+  huggingface: new HuggingFaceAdapter(),
+  'github-copilot': new GitHubCopilotAdapter(),
+  'opencode-zen': new OpenCodeAdapter('opencode-zen'),
+  'opencode-go': new OpenCodeAdapter('opencode-go'),
+  bedrock_mantle: new BedrockMantleAdapter(),
 };
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {

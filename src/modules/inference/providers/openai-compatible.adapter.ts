@@ -1,3 +1,4 @@
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { OPENAI_COMPATIBLE_PROFILES, OPENAI_PATHS, type OpenAiCompatibleProfile } from './openai-compatible.table.js';
 import { openAiRequestBody, unsupportedKind, upstreamHeaders } from './openai-request.js';
@@ -14,8 +15,8 @@ export class OpenAiCompatibleAdapter extends OpenAiWireAdapter {
   readonly kinds: ReadonlySet<InferenceKind>;
 
   constructor(
-    private readonly provider: ProviderId,
-    private readonly profile: OpenAiCompatibleProfile,
+    protected readonly provider: ProviderId,
+    protected readonly profile: OpenAiCompatibleProfile,
   ) {
     super();
     this.kinds = new Set(profile.kinds);
@@ -55,16 +56,21 @@ export class OpenAiCompatibleAdapter extends OpenAiWireAdapter {
   }
 
   buildListModels(target: ProviderTarget): UpstreamCall {
+    const base = this.base(target);
     const configured = target.baseUrl.replace(/\/+$/, '');
     return {
       method: 'GET',
-      url: this.profile.listModelsUrl?.(configured) ?? `${this.base(target)}/models`,
+      url: this.profile.listModelsUrl?.(configured) ?? `${base}/models`,
       headers: upstreamHeaders(target, this.profile.auth, { body: false, stream: false }),
     };
   }
 
-  private base(target: ProviderTarget): string {
+  /** Where calls go; a self-hosted provider (or Databricks) configured without a `base_url` is the caller's 400. */
+  protected base(target: ProviderTarget): string {
     const base = target.baseUrl.replace(/\/+$/, '');
+    if (base === '') {
+      throw GatewayException.validation('base_url', `base_url is required for ${this.provider} (it has no default)`);
+    }
     const prefix = this.profile.requiredPrefix;
     return prefix && !base.endsWith(prefix) ? base + prefix : base;
   }

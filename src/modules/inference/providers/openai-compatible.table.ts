@@ -10,10 +10,8 @@ import type { InferenceKind, Json } from './provider-adapter.js';
  * and Databricks have no default; their operators often give the bare host, so `requiredPrefix` is appended to a
  * base that does not already end with it.
  *
- * Left out on purpose (no adapter, so /v1 answers 400 `unsupported_operation`): `github-copilot` (the host comes
- * from an exchanged token and editor headers are required), `opencode-go`/`opencode-zen` (each model family is
- * routed to a different wire format) and `bedrock_mantle` (regional host, SigV4 or region-bound keys: it comes with
- * the Bedrock adapter).
+ * Databricks and Hugging Face extend their profile in adapters of their own (OAuth and Unity Catalog paths;
+ * feature-extraction embeddings); GitHub Copilot, OpenCode and Bedrock Mantle have their own adapters.
  */
 export interface OpenAiCompatibleProfile {
   /** Undefined: self-hosted, the provider's `base_url` is required. */
@@ -93,7 +91,7 @@ export const OPENAI_COMPATIBLE_PROFILES: Partial<Record<ProviderId, OpenAiCompat
     kinds: ['chat', 'embeddings'],
     adjustBody: legacyMaxTokens,
   },
-  // Chat through the inference router; the other Hugging Face tasks are native.
+  // Chat through the inference router; embeddings are native feature extraction (HuggingFaceAdapter).
   huggingface: { baseUrl: 'https://router.huggingface.co/v1', auth: 'bearer', kinds: CHAT },
   ollama: { requiredPrefix: '/v1', auth: 'bearer', kinds: TEXT_AND_EMBEDDINGS },
   vllm: { requiredPrefix: '/v1', auth: 'bearer', kinds: SELF_HOSTED_WITH_RERANK },
@@ -102,8 +100,8 @@ export const OPENAI_COMPATIBLE_PROFILES: Partial<Record<ProviderId, OpenAiCompat
   zro: { baseUrl: 'https://zro.moonmath.ai/v1', auth: 'bearer', kinds: CHAT },
   // Chat only; text-to-speech and speech-to-text are native (api-subscription-key) and come later.
   sarvam: { baseUrl: 'https://api.sarvam.ai/v1', auth: 'bearer', kinds: CHAT },
-  // Workspace host + /serving-endpoints, a personal access token as Bearer; the model is the endpoint name.
-  // Dotted Unity Catalog names (/ai-gateway/mlflow/v1) and OAuth M2M are not handled yet.
+  // Workspace host + /serving-endpoints, the model is the endpoint name (DatabricksAdapter adds dotted Unity Catalog
+  // names and OAuth M2M).
   databricks: {
     requiredPrefix: '/serving-endpoints',
     auth: 'bearer',

@@ -99,6 +99,8 @@ export interface AdapterIo {
     body: string,
     signal?: AbortSignal,
   ): Promise<{ status: number; body: string }>;
+  /** A GET exchange (GitHub Copilot's token endpoint). */
+  get(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<{ status: number; body: string }>;
   /** Epoch ms (a test clock in tests). */
   now(): number;
 }
@@ -173,6 +175,12 @@ export interface ListedModel {
   owned_by?: string;
   created?: number;
 }
+
+/**
+ * The field under which `parseResponse` gets a unary answer that is a top-level JSON array (Hugging Face's
+ * feature-extraction answers a bare list of vectors): `{ [TOP_LEVEL_ARRAY]: [...] }`.
+ */
+export const TOP_LEVEL_ARRAY = 'array';
 
 /** The parse of a unary success: the canonical (OpenAI-shaped) body and its usage in contract form. */
 export interface ParsedResponse {

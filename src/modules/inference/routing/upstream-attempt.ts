@@ -8,7 +8,7 @@ import {
 } from '../../../core/outbound/outbound-http.service.js';
 import type { RequestTrace } from '../../../core/tracing/inference-tracing.service.js';
 import { endAttemptTrace, startAttemptTrace } from '../inference-tracing.js';
-import type { Json, ProviderTarget } from '../providers/provider-adapter.js';
+import { type Json, type ProviderTarget, TOP_LEVEL_ARRAY } from '../providers/provider-adapter.js';
 import { OutboundAdapterIo } from '../providers/adapter-io.js';
 import { providerException } from '../providers/provider-exception.js';
 import { copyWithout } from '../providers/wire-json.js';
@@ -122,7 +122,8 @@ export class UpstreamAttempts {
         } catch {
           parsed = undefined;
         }
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        if (Array.isArray(parsed)) parsed = { [TOP_LEVEL_ARRAY]: parsed };
+        if (typeof parsed !== 'object' || parsed === null) {
           const error = new GatewayException(
             502,
             'upstream_error',

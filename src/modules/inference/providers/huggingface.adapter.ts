@@ -1,0 +1,65 @@
+import { OpenAiCompatibleAdapter } from './openai-compatible.adapter.js';
+import { OPENAI_COMPATIBLE_PROFILES } from './openai-compatible.table.js';
+import { upstreamHeaders } from './openai-request.js';
+import {
+  type InferenceKind,
+  type Json,
+  type ParsedResponse,
+  type ProviderTarget,
+  TOP_LEVEL_ARRAY,
+  type UpstreamCall,
+} from './provider-adapter.js';
+
+/** The router's OpenAI-compatible surface; the native tasks live beside it on the same host. */
+const OPENAI_SURFACE = '/v1';
+/** Feature-extraction parameters passed through; OpenAI's other fields mean nothing there (base64 is encoded later). */
+const TASK_FIELDS = ['normalize', 'truncate', 'truncation_direction', 'prompt_name'] as const;
+
+/**
+ * Hugging Face Inference Providers: chat through the router's OpenAI-compatible `/v1/chat/completions` (the table's
+ * profile), and embeddings through the native feature-extraction task,
+ * `POST {router}/hf-inference/models/{model}/pipeline/feature-extraction` with `{inputs}`: the answer is a bare list
+ * of vectors (one per input), turned into the OpenAI embeddings list. The task reports no token usage: the body
+ * carries zeros and no usage is metered (no cost is invented).
+ */
+export class HuggingFaceAdapter extends OpenAiCompatibleAdapter {
+  override readonly kinds: ReadonlySet<InferenceKind> = new Set<InferenceKind>(['chat', 'embeddings']);
+
+  constructor() {
+    super('huggingface', OPENAI_COMPATIBLE_PROFILES.huggingface!);
+  }
+
+  override buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall {
+    if (kind !== 'embeddings') return super.buildRequest(kind, body, target, stream);
+    const router = this.base(target).replace(new RegExp(`${OPENAI_SURFACE}$`), '');
+    const model = target.model.split('/').map(encodeURIComponent).join('/');
+    return {
+      method: 'POST',
+      url: `${router}/hf-inference/models/${model}/pipeline/feature-extraction`,
+      headers: upstreamHeaders(target, 'bearer', { body: true, stream: false }),
+      body: JSON.stringify(featureExtractionBody(body)),
+    };
+  }
+
+  override parseResponse(kind: InferenceKind, body: Json, target: ProviderTarget): ParsedResponse {
+    if (kind !== 'embeddings') return super.parseResponse(kind, body, target);
+    const answer = body[TOP_LEVEL_ARRAY];
+    const list: unknown[] = Array.isArray(answer) ? (answer as unknown[]) : [];
+    // One input answers one vector; a list of inputs answers a list of vectors.
+    const vectors: unknown[] = list.length > 0 && list.every((v) => typeof v === 'number') ? [list] : list;
+    return {
+      body: {
+        object: 'list',
+        data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
+        model: target.model,
+        usage: { prompt_tokens: 0, total_tokens: 0 },
+      },
+    };
+  }
+}
+
+function featureExtractionBody(body: Json): Json {
+  const out: Json = { inputs: body.input };
+  for (const field of TASK_FIELDS) if (body[field] !== undefined) out[field] = body[field];
+  return out;
+}

@@ -1,0 +1,48 @@
+import { embed } from '../answer.js';
+import { bearer, type ErrorSpec, type Family, jsonReply, type Reply, type SimRequest } from '../family.js';
+import { DEFAULT_DIMENSIONS, openaiFamily } from './openai.js';
+
+const FEATURE_EXTRACTION = /^\/hf-inference\/models\/(.+)\/pipeline\/feature-extraction$/;
+
+const hfError = (status: number, error: string): Reply => jsonReply(status, { error });
+
+/** `{inputs: string | string[]}` → a vector, or a list of vectors (a bare JSON array, as Hugging Face answers). */
+function featureExtraction(req: SimRequest, model: string) {
+  const body = req.body as { inputs?: unknown } | undefined;
+  const inputs = body?.inputs;
+  let texts: string[];
+  if (typeof inputs === 'string') texts = [inputs];
+  else if (Array.isArray(inputs) && inputs.every((x): x is string => typeof x === 'string')) texts = inputs;
+  else return hfError(400, 'Input should be a valid string or list of strings');
+  const many = Array.isArray(inputs);
+  req.model = model;
+  return () => {
+    const vectors = texts.map((t) => embed(t, DEFAULT_DIMENSIONS));
+    return jsonReply(200, many ? vectors : vectors[0]);
+  };
+}
+
+/**
+ * `/huggingface` is the Inference Providers router: `/v1/…` OpenAI-compatible (chat), and the native
+ * `/hf-inference/models/{model}/pipeline/feature-extraction` task. Bearer auth (`{error}` 401 without it).
+ */
+export const huggingfaceFamily: Family = {
+  name: 'huggingface',
+
+  authenticate(req) {
+    if (req.sub.startsWith('/v1/')) return openaiFamily.authenticate(req);
+    req.key = bearer(req.headers);
+    return req.key === undefined ? hfError(401, 'Invalid credentials in Authorization header') : undefined;
+  },
+
+  route(req) {
+    if (req.sub.startsWith('/v1/')) return openaiFamily.route(req);
+    const task = FEATURE_EXTRACTION.exec(req.sub);
+    if (req.method === 'POST' && task) return featureExtraction(req, decodeURIComponent(task[1]!));
+    return hfError(404, 'Not Found');
+  },
+
+  error(req, spec: ErrorSpec) {
+    return req.sub.startsWith('/v1/') ? openaiFamily.error(req, spec) : hfError(spec.status, spec.message ?? 'error');
+  },
+};
