@@ -6,6 +6,7 @@ import { anthropicFamily } from './families/anthropic.js';
 import { azureFamily } from './families/azure.js';
 import { geminiFamily } from './families/gemini.js';
 import { openaiFamily } from './families/openai.js';
+import { vertexFamily } from './families/vertex.js';
 import { type Exchange, sendReply, Timers, writeAnswer } from './response-writer.js';
 import { builtinPlan, DEFAULT_PLAN, type Plan, ScenarioError, ScenarioStore } from './scenarios.js';
 import type { CapturedRequest, FamilyName, ScenarioInput } from './types.js';
@@ -46,6 +47,7 @@ const FAMILIES = new Map<string, Family>([
   ['azure', azureFamily],
   ['anthropic', anthropicFamily],
   ['gemini', geminiFamily],
+  ['vertex', vertexFamily],
 ]);
 
 const EMPTY_QUERY = new URLSearchParams();

@@ -4,6 +4,7 @@ import { geminiAdapter } from './gemini.adapter.js';
 import { AzureAdapter } from './azure.adapter.js';
 import { openAiCompatibleAdapters } from './openai-compatible.adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
+import { VertexAdapter } from './vertex.adapter.js';
 
 /**
  * Provider id → adapter. A provider without an entry is accepted in the management API (its keys can be stored) but
@@ -14,6 +15,7 @@ const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   gemini: geminiAdapter,
   ...openAiCompatibleAdapters(),
   azure: new AzureAdapter(),
+  vertex: new VertexAdapter(),
 };
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {
