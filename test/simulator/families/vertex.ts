@@ -124,7 +124,8 @@ export const vertexFamily: Family = {
 
   /** The platform's errors (auth, quota) are Google's shape for every model; Claude's own are Anthropic's. */
   error(req, spec: ErrorSpec) {
-    if (isClaudePath(req) && ![401, 403, 429].includes(spec.status)) return anthropicError(spec);
+    const platform = !spec.overloaded && [401, 403, 429].includes(spec.status);
+    if (isClaudePath(req) && !platform) return anthropicError(spec);
     return geminiError(spec);
   },
 };
