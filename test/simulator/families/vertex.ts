@@ -18,8 +18,8 @@ import { isIssuedToken, tokenExchange } from './vertex-token.js';
 export { vertexServiceAccount } from './vertex-token.js';
 
 const PUBLISHER_MODEL =
-  /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/([^/]+)\/models\/([^/:]+):([A-Za-z]+)$/;
-const OPENAPI_CHAT = /^\/v1beta1\/projects\/([^/]+)\/locations\/([^/]+)\/endpoints\/openapi\/chat\/completions$/;
+  /^\/v1(?:beta1)?\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/([^/]+)\/models\/([^/:]+):([A-Za-z]+)$/;
+const OPENAPI_CHAT = /^\/v1(?:beta1)?\/projects\/([^/]+)\/locations\/([^/]+)\/endpoints\/openapi\/chat\/completions$/;
 const ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
 const isClaudePath = (req: SimRequest) => req.sub.includes('/publishers/anthropic/');
@@ -80,7 +80,7 @@ function claudeOperation(req: SimRequest, model: string, method: string): Operat
 }
 
 /**
- * `/vertex`: Vertex AI's Gemini paths (`/v1/projects/{p}/locations/{r}/publishers/google/models/{m}:generateContent|
+ * `/vertex`: Vertex AI's Gemini paths (`/v1` or `/v1beta1`: `/v1/projects/{p}/locations/{r}/publishers/google/models/{m}:generateContent|
  * streamGenerateContent|countTokens|predict`), Claude's (`…/publishers/anthropic/models/{m}:rawPredict|
  * streamRawPredict`), the OpenAI-compatible MaaS chat (`/v1beta1/…/endpoints/openapi/chat/completions`), the
  * publisher model list (`GET /v1beta1/publishers/google/models`) and the OAuth token endpoint (`POST /vertex/token`).
