@@ -169,7 +169,7 @@ describe('vertex provider', () => {
     expect(call.body.messages).toEqual([{ role: 'user', content: 'hello llama' }]);
   });
 
-  it('embeddings go through :predict; count_tokens through :countTokens', async () => {
+  it('embeddings go through :predict; count_tokens through :countTokens (Gemini) and count-tokens:rawPredict (Claude)', async () => {
     const embeddings = await s.openai.embeddings.create({
       model: 'vertex/text-embedding-005',
       input: ['one two', 'three'],
@@ -192,6 +192,16 @@ describe('vertex provider', () => {
     });
     expect(count.path).toBe(`${GOOGLE_MODELS}/gemini-2.5-flash:countTokens`);
     expect(count.body.contents).toHaveLength(1);
+
+    const claude = await s.inference.post('/v1/count_tokens', {
+      model: 'vertex/claude-haiku-4-5',
+      messages: [{ role: 'user', content: 'count these four words' }],
+    });
+    expect(claude.status, claude.text).toBe(200);
+    expect(claude.body).toMatchObject({ object: 'response.input_tokens', input_tokens: 4 });
+    const claudeCount = apiCalls()[2];
+    expect(claudeCount.path).toBe(`${ANTHROPIC_MODELS}/count-tokens:rawPredict`);
+    expect(claudeCount.body).toMatchObject({ model: 'claude-haiku-4-5', anthropic_version: 'vertex-2023-10-16' });
   });
 
   it('exchanges a token once for many requests, shares an exchange in flight, and again after a 401', async () => {
@@ -282,13 +292,26 @@ describe('vertex provider', () => {
     expect(apiCalls()).toHaveLength(3);
   });
 
-  it('GET /api/models lists the Google publisher models through the vertex key', async () => {
+  it('GET /api/models lists the Google publisher models per vertex key; a broken key fails alone', async () => {
     const res = await s.admin.get('/api/models?provider=vertex');
     expect(res.status, res.text).toBe(200);
-    const ids = res.body.models.map((m: any) => m.id ?? m.name);
-    expect(ids.join(',')).toContain('gemini-2.5-flash');
+    expect(res.body.models).toEqual(
+      ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-embedding-001', 'text-embedding-005'].map((m) => ({
+        id: `vertex/${m}`,
+        provider: 'vertex',
+        owned_by: 'google',
+      })),
+    );
+    const keys = (await s.admin.get('/api/providers/vertex/keys')).body.keys as Array<{ id: string; name: string }>;
+    const statusOf = (name: string) =>
+      res.body.key_statuses.find((k: any) => k.key_id === keys.find((key) => key.name === name)!.id);
+    expect(statusOf('vx-1').status).toBe('success');
+    const broken = statusOf('vx-wrong-key');
+    expect(broken.status).toBe('list_models_failed');
+    expect(broken.error.extra_fields.error_type).toBe('provider_auth_failed');
+    expect(broken.error.error.message).toContain('invalid_grant (Invalid JWT Signature.)');
     const list = seen(s.sim).filter((r) => r.path === '/vertex/v1beta1/publishers/google/models');
-    expect(list.length).toBeGreaterThan(0);
+    expect(list).toHaveLength(1);
     expect(list[0].headers.authorization).toMatch(/^Bearer ya29\.sim-/);
   });
 });
