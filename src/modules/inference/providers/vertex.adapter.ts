@@ -55,6 +55,49 @@ function vertexAnthropicBody(anthropicBody: Json): Json {
   return { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...rest };
 }
 
+/** Claude: rawPredict / streamRawPredict on the model, count_tokens on Vertex's `count-tokens` model. */
+function claudeCall(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall {
+  const model = target.model;
+  if (kind === 'chat') {
+    const method = stream ? 'streamRawPredict' : 'rawPredict';
+    const translated = vertexAnthropicBody(toAnthropicMessagesBody({ ...body, model }, stream));
+    return post(target, publisherModelUrl(target, 'anthropic', model, method), translated);
+  }
+  if (kind === 'count_tokens') {
+    const translated = {
+      ...toAnthropicCountTokensBody({ ...body, model }),
+      anthropic_version: VERTEX_ANTHROPIC_VERSION,
+    };
+    return post(target, publisherModelUrl(target, 'anthropic', CLAUDE_COUNT_TOKENS_MODEL, 'rawPredict'), translated);
+  }
+  throw unsupported(kind, 'anthropic');
+}
+
+/** Gemini and Google's other models: the Gemini API bodies on the publisher model's methods. */
+function geminiCall(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall {
+  const url = (method: string) => publisherModelUrl(target, 'google', bareModel(target.model), method);
+  switch (kind) {
+    case 'chat':
+      return stream
+        ? post(target, `${url('streamGenerateContent')}?alt=sse`, toGeminiGenerateContent(body))
+        : post(target, url('generateContent'), toGeminiGenerateContent(body));
+    case 'embeddings':
+      return post(target, url('predict'), toVertexPredictEmbeddings(body));
+    case 'count_tokens': {
+      // Vertex's countTokens takes the prompt at the top level (no `generateContentRequest` wrapper, no `model`).
+      const { contents, systemInstruction, tools } = toGeminiPrompt(body);
+      const counted: Json = { contents };
+      if (systemInstruction) counted.systemInstruction = systemInstruction;
+      if (tools) counted.tools = tools;
+      return post(target, url('countTokens'), counted);
+    }
+    case 'completions':
+    case 'responses':
+    case 'rerank':
+      throw unsupported(kind, 'gemini');
+  }
+}
+
 /**
  * Google Vertex AI: Gemini, Claude and the OpenAI-compatible MaaS models behind one provider id (the model name
  * picks the family, see `vertex-routes.ts`), on the key's project and region, with an OAuth access token from the
@@ -78,55 +121,14 @@ export class VertexAdapter implements ProviderAdapter {
   }
 
   buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall {
-    const model = target.model;
-    const family = vertexFamily(model);
-    if (family === 'anthropic') {
-      if (kind === 'chat') {
-        const method = stream ? 'streamRawPredict' : 'rawPredict';
-        const translated = vertexAnthropicBody(toAnthropicMessagesBody({ ...body, model }, stream));
-        return post(target, publisherModelUrl(target, 'anthropic', model, method), translated);
-      }
-      if (kind === 'count_tokens') {
-        const translated = {
-          ...toAnthropicCountTokensBody({ ...body, model }),
-          anthropic_version: VERTEX_ANTHROPIC_VERSION,
-        };
-        return post(
-          target,
-          publisherModelUrl(target, 'anthropic', CLAUDE_COUNT_TOKENS_MODEL, 'rawPredict'),
-          translated,
-        );
-      }
-      throw unsupported(kind, family);
-    }
-    if (family === 'openapi') {
-      if (kind !== 'chat') throw unsupported(kind, family);
-      return post(target, openapiChatUrl(target), openAiRequestBody('chat', body, model, stream));
-    }
-    const bare = bareModel(model);
-    switch (kind) {
-      case 'chat':
-        return stream
-          ? post(
-              target,
-              `${publisherModelUrl(target, 'google', bare, 'streamGenerateContent')}?alt=sse`,
-              toGeminiGenerateContent(body),
-            )
-          : post(target, publisherModelUrl(target, 'google', bare, 'generateContent'), toGeminiGenerateContent(body));
-      case 'embeddings':
-        return post(target, publisherModelUrl(target, 'google', bare, 'predict'), toVertexPredictEmbeddings(body));
-      case 'count_tokens': {
-        // Vertex's countTokens takes the prompt at the top level (no `generateContentRequest` wrapper, no `model`).
-        const { contents, systemInstruction, tools } = toGeminiPrompt(body);
-        const counted: Json = { contents };
-        if (systemInstruction) counted.systemInstruction = systemInstruction;
-        if (tools) counted.tools = tools;
-        return post(target, publisherModelUrl(target, 'google', bare, 'countTokens'), counted);
-      }
-      case 'completions':
-      case 'responses':
-      case 'rerank':
-        throw unsupported(kind, family);
+    switch (vertexFamily(target.model)) {
+      case 'anthropic':
+        return claudeCall(kind, body, target, stream);
+      case 'openapi':
+        if (kind !== 'chat') throw unsupported(kind, 'openapi');
+        return post(target, openapiChatUrl(target), openAiRequestBody('chat', body, target.model, stream));
+      case 'gemini':
+        return geminiCall(kind, body, target, stream);
     }
   }
 
