@@ -9,6 +9,7 @@ import { bedrockFamily } from './families/bedrock.js';
 import { geminiFamily } from './families/gemini.js';
 import { openaiFamily } from './families/openai.js';
 import { MORE_PROVIDER_FAMILY_LIST } from './families/more-providers.js';
+import { vertexFamily } from './families/vertex.js';
 import { type Exchange, sendReply, Timers, writeAnswer } from './response-writer.js';
 import { builtinPlan, DEFAULT_PLAN, type Plan, ScenarioError, ScenarioStore } from './scenarios.js';
 import type { CapturedRequest, FamilyName, ScenarioInput } from './types.js';
@@ -52,6 +53,7 @@ const FAMILIES = new Map<string, Family>([
   ['cohere', cohereFamily],
   ['bedrock', bedrockFamily],
   ...MORE_PROVIDER_FAMILY_LIST.map((f) => [f.name, f] as const),
+  ['vertex', vertexFamily],
 ]);
 
 const EMPTY_QUERY = new URLSearchParams();

@@ -4,7 +4,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 export const MORE_PROVIDER_FAMILIES = ['databricks', 'copilot', 'opencode', 'mantle', 'huggingface'] as const;
 export type MoreProviderFamily = (typeof MORE_PROVIDER_FAMILIES)[number];
 /** The wire-format families the simulator speaks, each under its own path prefix (`/openai`, `/azure`, ...). */
-export type FamilyName = 'openai' | 'azure' | 'anthropic' | 'gemini' | 'cohere' | 'bedrock' | MoreProviderFamily;
+export type FamilyName =
+  | 'openai'
+  | 'azure'
+  | 'anthropic'
+  | 'gemini'
+  | 'cohere'
+  | 'bedrock'
+  | 'vertex'
+  | MoreProviderFamily;
 export const FAMILY_NAMES: readonly FamilyName[] = [
   'openai',
   'azure',
@@ -12,6 +20,7 @@ export const FAMILY_NAMES: readonly FamilyName[] = [
   'gemini',
   'cohere',
   'bedrock',
+  'vertex',
   ...MORE_PROVIDER_FAMILIES,
 ];
 

@@ -11,6 +11,7 @@ import { HuggingFaceAdapter } from './huggingface.adapter.js';
 import { OpenCodeAdapter } from './opencode.adapter.js';
 import { openAiCompatibleAdapters } from './openai-compatible.adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
+import { VertexAdapter } from './vertex.adapter.js';
 
 /**
  * Provider id → adapter. A provider without an entry is accepted in the management API (its keys can be stored) but
@@ -29,6 +30,7 @@ const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   'opencode-zen': new OpenCodeAdapter('opencode-zen'),
   'opencode-go': new OpenCodeAdapter('opencode-go'),
   bedrock_mantle: new BedrockMantleAdapter(),
+  vertex: new VertexAdapter(),
 };
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {
