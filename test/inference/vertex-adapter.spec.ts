@@ -223,6 +223,7 @@ describe('vertex token cache against the simulator token endpoint', () => {
       const res = await fetch(url, { method: 'POST', headers, body });
       return { status: res.status, body: await res.text() };
     },
+    get: () => Promise.reject(new Error('no GET in a Vertex token exchange')),
     now: () => clock,
   };
   const exchanges = () => sim.requests({ path: '/vertex/token' }).length;

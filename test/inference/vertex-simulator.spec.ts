@@ -28,6 +28,7 @@ describe('simulator vertex family with @google/genai (vertexai)', () => {
           const res = await fetch(url, { method: 'POST', headers, body });
           return { status: res.status, body: await res.text() };
         },
+        get: () => Promise.reject(new Error('no GET in a Vertex token exchange')),
         now: () => Date.now(),
       },
     );
