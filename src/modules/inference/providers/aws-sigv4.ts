@@ -2,7 +2,14 @@ import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { BedrockKeySettings, UpstreamCall } from './provider-adapter.js';
 
-/** The call signed with AWS Signature V4 for `service`: `authorization`, `x-amz-date` (and the session token) added. */
+/**
+ * The call signed with AWS Signature V4 for `service`: `authorization`, `x-amz-date` (and the session token) added.
+ *
+ * The signed path is the URL's path exactly as undici sends it (model ids already percent-encoded: `:` → `%3A`, an
+ * ARN's `/` → `%2F`); with `uriEscapePath` (every AWS service but S3) the signer encodes each segment once more,
+ * `%3A` → `%253A`, as AWS's canonical request wants. `host` is signed with the value undici will send (`URL.host`:
+ * the port only when it is not the scheme's default) and left to undici on the wire.
+ */
 export async function signedCall(
   call: UpstreamCall,
   service: string,
@@ -18,6 +25,7 @@ export async function signedCall(
       ...(settings.sessionToken ? { sessionToken: settings.sessionToken } : {}),
     },
     sha256: Hash.bind(null, 'sha256'),
+    uriEscapePath: true,
   });
   const url = new URL(call.url);
   const headers: Record<string, string> = { ...call.headers, host: url.host };
