@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { InferenceModule } from '../inference.module.js';
+import { AnthropicFormatController } from './anthropic/anthropic-format.controller.js';
 import { OpenAiFormatController } from './openai/openai-format.controller.js';
 
 /**
@@ -8,6 +9,6 @@ import { OpenAiFormatController } from './openai/openai-format.controller.js';
  */
 @Module({
   imports: [InferenceModule],
-  controllers: [OpenAiFormatController],
+  controllers: [OpenAiFormatController, AnthropicFormatController],
 })
 export class FormatsModule {}
