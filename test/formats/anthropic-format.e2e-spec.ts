@@ -2,11 +2,12 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_MODE } from '../helpers/test-env.js';
 import { seen, sseMessages, startInferenceStack, type InferenceStack } from '../inference/inference-kit.js';
+import { GOLDEN, GOLDEN_REQUEST, GOLDEN_STREAM_REQUEST } from './anthropic-golden.js';
 
-const WEATHER = {
+const WEATHER: Anthropic.Tool = {
   name: 'get_weather',
   description: 'Weather of a city',
-  input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  input_schema: { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] },
 };
 
 /** Each target: the model the Anthropic client names and the upstream path the simulator must see. */
@@ -267,6 +268,80 @@ describe(`provider format: /anthropic (${RUN_MODE})`, () => {
       expect(last.event).toBe('error');
       expect(JSON.parse(last.data)).toMatchObject({ type: 'error', error: { type: expect.any(String) } });
       expect(events.some((e) => e.event === 'message_stop')).toBe(false);
+    });
+  });
+
+  describe('golden conversions (Anthropic in, each provider out)', () => {
+    /** Generated ids (the message's, a tool call's) checked for their shape, then replaced by placeholders. */
+    const normalised = (events: Array<{ event?: string; data: string }>) =>
+      events.map((m) => {
+        const data = JSON.parse(m.data);
+        expect(data.type).toBe(m.event);
+        if (data.type === 'message_start') {
+          expect(data.message.id).toMatch(/^msg_/);
+          data.message.id = 'MSG_ID';
+        }
+        if (data.content_block?.type === 'tool_use') {
+          expect(data.content_block.id).toMatch(/^(toolu_|call_)/);
+          data.content_block.id = 'TOOL_ID';
+        }
+        return data;
+      });
+
+    for (const [model, golden] of Object.entries(GOLDEN)) {
+      it(`${model}: the exact upstream body and the exact answer, unary`, async () => {
+        const res = await s.inference.post('/anthropic/v1/messages', { ...GOLDEN_REQUEST, model });
+        expect(res.status, res.text).toBe(200);
+        const upstream = seen(s.sim).at(-1);
+        expect(upstream.path).toBe(golden.path);
+        expect(upstream.body).toEqual(golden.upstream);
+        expect(res.body.id).toMatch(/^msg_/);
+        expect({ ...res.body, id: 'MSG_ID' }).toEqual(golden.answer);
+      });
+
+      it(`${model}: the exact upstream body and the exact event sequence, streamed with a tool call`, async () => {
+        const res = await s.inference.post('/anthropic/v1/messages', { ...GOLDEN_STREAM_REQUEST, model });
+        expect(res.status, res.text).toBe(200);
+        expect(seen(s.sim).at(-1).body).toEqual(golden.streamUpstream);
+        expect(normalised(sseMessages(res.text))).toEqual(golden.events);
+      });
+    }
+
+    it('Anthropic round trip: signatures, redacted thinking, cache_control and tool ids reach Anthropic byte for byte', async () => {
+      const res = await s.inference.post('/anthropic/v1/messages', GOLDEN_REQUEST);
+      expect(res.status, res.text).toBe(200);
+      const upstream = seen(s.sim).at(-1).body;
+      for (const field of ['system', 'messages', 'tools', 'thinking', 'tool_choice', 'metadata'] as const)
+        expect(JSON.stringify(upstream[field]), field).toBe(JSON.stringify(GOLDEN_REQUEST[field]));
+    });
+
+    it('Anthropic round trip through the SDK: a streamed thinking signature goes back verbatim on the next turn', async () => {
+      const params = {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 4000,
+        thinking: { type: 'enabled' as const, budget_tokens: 2048 },
+        tools: [WEATHER],
+        messages: [{ role: 'user' as const, content: 'call get_weather {"city":"Rome"}' }],
+      };
+      const first = await client().messages.stream(params).finalMessage();
+      const thinking = first.content[0] as Anthropic.ThinkingBlock;
+      expect(thinking.type).toBe('thinking');
+      expect(thinking.signature).toMatch(/^Eq/);
+      const use = first.content[1] as Anthropic.ToolUseBlock;
+      expect(use).toMatchObject({ type: 'tool_use', id: expect.stringMatching(/^toolu_/), input: { city: 'Rome' } });
+      await client().messages.create({
+        ...params,
+        messages: [
+          ...params.messages,
+          { role: 'assistant', content: first.content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'cloudy' }] },
+        ],
+      });
+      const sent = seen(s.sim).at(-1).body.messages[1].content;
+      expect(sent).toEqual([
+        { type: 'thinking', thinking: thinking.thinking, signature: thinking.signature },
+        { type: 'tool_use', id: use.id, name: 'get_weather', input: { city: 'Rome' } },
+      ]);
     });
   });
 

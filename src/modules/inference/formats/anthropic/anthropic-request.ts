@@ -33,6 +33,9 @@ function keepsExtras(model: string): boolean {
   return ref.provider === 'anthropic' || ref.model.toLowerCase().includes('claude');
 }
 
+/** OpenAI's APIs have no `top_k` and refuse parameters they do not know; every other translation reads or drops it. */
+const NO_TOP_K: ReadonlySet<string> = new Set(['openai', 'azure']);
+
 function requireObject(body: unknown): Json {
   if (!isJsonObject(body)) throw invalid('body', 'The request body must be a JSON object');
   return body;
@@ -83,8 +86,7 @@ function userMessages(content: unknown, param: string, options: ContentOptions):
 
 /**
  * An assistant turn: text as content (a string, or text parts when one carries cache_control), tool_use as tool_calls,
- * thinking and redacted_thinking as `reasoning_content` plus, for an Anthropic target, `thinking_blocks` (signatures
- * kept byte for byte).
+ * thinking and redacted_thinking, for an Anthropic target, as `thinking_blocks` (signatures kept byte for byte).
  */
 function assistantMessage(content: unknown, param: string, options: ContentOptions): Json {
   if (typeof content === 'string') return { role: 'assistant', content };
@@ -114,8 +116,7 @@ function assistantMessage(content: unknown, param: string, options: ContentOptio
     content: cached ? texts : texts.length > 0 ? texts.map((t) => t.text as string).join('') : null,
   };
   if (calls.length > 0) message.tool_calls = calls;
-  const reasoning = thinking.filter((t) => t.type === 'thinking').map((t) => t.thinking as string);
-  if (reasoning.length > 0) message.reasoning_content = reasoning.join('');
+  // Earlier thinking only means something to Anthropic (which checks its signatures); other targets never see it.
   if (options.extras && thinking.length > 0) message.thinking_blocks = thinking;
   return message;
 }
@@ -219,7 +220,7 @@ export function messagesToCanonical(raw: unknown): { body: Json; stream: boolean
   }
   numberField(body, 'temperature', out);
   numberField(body, 'top_p', out);
-  numberField(body, 'top_k', out);
+  if (!NO_TOP_K.has(parseModelRef(out.model as string).provider ?? '')) numberField(body, 'top_k', out);
   if (body.metadata !== undefined && body.metadata !== null) {
     if (!isJsonObject(body.metadata)) throw invalid('metadata', 'metadata must be an object');
     if (typeof body.metadata.user_id === 'string' && body.metadata.user_id) out.user = body.metadata.user_id;
