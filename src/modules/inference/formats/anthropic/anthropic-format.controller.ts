@@ -7,8 +7,7 @@ import { NativeErrors } from '../../../../core/errors/error-context.js';
 import { InferencePipeline } from '../../v1/inference-pipeline.js';
 import { formatPaths } from '../format-routes.js';
 import type { NativeOperation } from '../native-format.js';
-import { renderAnthropicError } from './anthropic-error-shape.js';
-import { ANTHROPIC_COUNT_TOKENS, ANTHROPIC_MESSAGES } from './anthropic-format.js';
+import { ANTHROPIC_COUNT_TOKENS, ANTHROPIC_FORMAT, ANTHROPIC_MESSAGES } from './anthropic-format.js';
 
 /** The request body as Anthropic documents it (validated by the conversion, which names the native field). */
 const MESSAGES_SCHEMA = {
@@ -39,7 +38,7 @@ const MESSAGES_SCHEMA = {
 @ApiTags('Provider formats')
 @Controller(formatPaths('anthropic'))
 @VirtualKeyAuth({ optional: true })
-@NativeErrors(renderAnthropicError)
+@NativeErrors((response) => ANTHROPIC_FORMAT.renderError(response))
 export class AnthropicFormatController {
   constructor(private readonly pipeline: InferencePipeline) {}
 
