@@ -145,6 +145,7 @@ describe(`provider format: /anthropic (${RUN_MODE})`, () => {
     });
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
+    expect(res.headers.get('x-gateway-routing-info-provider')).toBe('openai');
     const events = sseMessages(res.text).map((m) => ({ event: m.event, data: JSON.parse(m.data) }));
     expect(res.text).not.toContain('[DONE]');
     const start = events.find((e) => e.event === 'content_block_start')!.data;
@@ -229,6 +230,24 @@ describe(`provider format: /anthropic (${RUN_MODE})`, () => {
       expect(body.type).toBe('error');
       expect(body.error.type).toBe(status === 404 ? 'not_found_error' : 'invalid_request_error');
       expect(seen(s.sim)).toEqual([]);
+    });
+
+    it("an unknown Claude model: Anthropic's 404 comes back as not_found_error (the SDK's NotFoundError)", async () => {
+      s.sim.scenario({
+        match: { family: 'anthropic', model: 'claude-nonexistent-9' },
+        responses: [{ fault: 'error', status: 404, message: 'model: claude-nonexistent-9' }],
+        repeat: true,
+      });
+      const err = await client()
+        .messages.create({ model: 'claude-nonexistent-9', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Anthropic.NotFoundError);
+      const body = (err as InstanceType<typeof Anthropic.NotFoundError>).error as any;
+      expect(body).toMatchObject({
+        type: 'error',
+        error: { type: 'not_found_error', message: expect.stringContaining('claude-nonexistent-9') },
+        extra_fields: { routing_info: { provider: 'anthropic', model: 'claude-nonexistent-9' } },
+      });
     });
 
     it('a provider 429 is relayed as rate_limit_error with retry-after and the routing headers', async () => {
