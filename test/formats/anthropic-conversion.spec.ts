@@ -178,6 +178,19 @@ describe('anthropic format: request → canonical chat body', () => {
     });
   });
 
+  it('an assistant turn of thinking only is an empty text turn for another target', () => {
+    const { body } = messagesToCanonical({
+      model: 'openai/gpt-4o',
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'x', signature: SIGNATURE }] },
+        { role: 'user', content: 'b' },
+      ],
+    });
+    expect((body.messages as Json[])[1]).toEqual({ role: 'assistant', content: '' });
+  });
+
   it('count_tokens: the prompt only', () => {
     expect(
       countTokensToCanonical({ model: 'claude-haiku-4-5', system: 'sys', messages: [{ role: 'user', content: 'hi' }] }),

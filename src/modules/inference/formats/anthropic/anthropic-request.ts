@@ -113,7 +113,14 @@ function assistantMessage(content: unknown, param: string, options: ContentOptio
   const cached = texts.some((t) => t.cache_control !== undefined);
   const message: Json = {
     role: 'assistant',
-    content: cached ? texts : texts.length > 0 ? texts.map((t) => t.text as string).join('') : null,
+    // No text: null beside tool calls, else '' (OpenAI refuses an assistant message with neither).
+    content: cached
+      ? texts
+      : texts.length > 0
+        ? texts.map((t) => t.text as string).join('')
+        : calls.length > 0
+          ? null
+          : '',
   };
   if (calls.length > 0) message.tool_calls = calls;
   // Earlier thinking only means something to Anthropic (which checks its signatures); other targets never see it.
