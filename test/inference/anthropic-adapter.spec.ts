@@ -436,7 +436,7 @@ describe('anthropic: unary responses', () => {
     }
   }`) as Json;
 
-  it('becomes a chat.completion with tool_calls, reasoning_content and contract usage', () => {
+  it('becomes a chat.completion with tool_calls, reasoning_content, thinking_blocks and contract usage', () => {
     const parsed = anthropicAdapter.parseResponse('chat', MESSAGE, target);
     const expectedUsage = {
       prompt_tokens: 2095 + 1500 + 100,
@@ -462,6 +462,13 @@ describe('anthropic: unary responses', () => {
           role: 'assistant',
           content: "I'll look that up. One moment.",
           reasoning_content: 'Need the weather tool.',
+          thinking_blocks: [
+            {
+              type: 'thinking',
+              thinking: 'Need the weather tool.',
+              signature: 'WaUjzkypQ2mUEVM36O2TxuC06KN8xyfbJwyem2dw3URve/op91XWHOEBLLqIuMfFG/UvLEczmEsUjavL',
+            },
+          ],
           tool_calls: [
             {
               id: 'toolu_01A09q90qw90lq917835lq9',

@@ -4,6 +4,7 @@ import { GenaiFormatController } from './genai/genai-format.controller.js';
 import { BedrockFormatController } from './bedrock/bedrock-format.controller.js';
 import { CohereFormatController } from './cohere/cohere-format.controller.js';
 import { AzureDeploymentsController } from './openai/azure-deployments.controller.js';
+import { AnthropicFormatController } from './anthropic/anthropic-format.controller.js';
 import { OpenAiFormatController } from './openai/openai-format.controller.js';
 
 /**
@@ -18,6 +19,7 @@ import { OpenAiFormatController } from './openai/openai-format.controller.js';
     GenaiFormatController,
     BedrockFormatController,
     CohereFormatController,
+    AnthropicFormatController,
   ],
 })
 export class FormatsModule {}

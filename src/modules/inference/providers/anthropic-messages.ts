@@ -147,7 +147,12 @@ function contentPart(part: unknown, param: string): Json {
       const data = isJsonObject(part.file) ? part.file.file_data : undefined;
       const parsed = typeof data === 'string' ? parseBase64DataUrl(data) : undefined;
       if (!parsed) throw invalid(`${param}.file.file_data`, 'file parts need file_data as a base64 data: URL');
-      return { type: 'document', source: { type: 'base64', media_type: parsed.mediaType, data: parsed.data } };
+      const block: Json = {
+        type: 'document',
+        source: { type: 'base64', media_type: parsed.mediaType, data: parsed.data },
+      };
+      if (part.cache_control !== undefined) block.cache_control = part.cache_control;
+      return block;
     }
     default:
       throw invalid(`${param}.type`, 'content part type must be text, image_url or file for anthropic');
@@ -161,20 +166,48 @@ function mediaSource(url: string, param: string): Json {
   throw invalid(param, 'an image URL must be an http(s) URL or a base64 data: URL');
 }
 
+/**
+ * An assistant turn. `thinking_blocks` (thinking with its `signature`, redacted_thinking with its `data`, as the
+ * `/anthropic` format and Anthropic answers carry them) go first and verbatim: Anthropic checks the signatures of the
+ * thinking that preceded tool use. Text parts and tool calls keep their `cache_control`.
+ */
 function assistantContent(message: Json, param: string): string | Json[] {
   const toolCalls = message.tool_calls;
   const content = message.content;
   const hasToolCalls = Array.isArray(toolCalls) && toolCalls.length > 0;
-  if (!hasToolCalls && (typeof content === 'string' || content === null || content === undefined)) return content ?? '';
-  const blocks: Json[] = assistantTexts(content, param).map((text) => ({ type: 'text', text }));
+  const thinking = thinkingBlocks(message.thinking_blocks, `${param}.thinking_blocks`);
+  const cached = Array.isArray(content) && content.some((p) => isJsonObject(p) && p.cache_control !== undefined);
+  if (
+    !hasToolCalls &&
+    !thinking &&
+    !cached &&
+    (typeof content === 'string' || content === null || content === undefined)
+  )
+    return content ?? '';
+  const blocks: Json[] = thinking ?? [];
+  if (cached) (content as unknown[]).forEach((part, j) => blocks.push(contentPart(part, `${param}.content[${j}]`)));
+  else blocks.push(...assistantTexts(content, param).map((text) => ({ type: 'text', text })));
   if (hasToolCalls)
     (toolCalls as unknown[]).forEach((call, k) => blocks.push(toolUse(call, `${param}.tool_calls[${k}]`)));
   return blocks;
 }
 
+function thinkingBlocks(raw: unknown, param: string): Json[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!Array.isArray(raw)) throw invalid(param, 'thinking_blocks must be an array');
+  if (raw.length === 0) return undefined;
+  return raw.map((block: unknown, k) => {
+    if (!isJsonObject(block) || (block.type !== 'thinking' && block.type !== 'redacted_thinking'))
+      throw invalid(`${param}[${k}].type`, 'a thinking block is thinking or redacted_thinking');
+    return block;
+  });
+}
+
 function toolUse(call: unknown, param: string): Json {
   const read = readToolCall(call, param, true);
-  return { type: 'tool_use', id: read.id, name: read.name, input: read.arguments };
+  const block: Json = { type: 'tool_use', id: read.id, name: read.name, input: read.arguments };
+  if (isJsonObject(call) && call.cache_control !== undefined) block.cache_control = call.cache_control;
+  return block;
 }
 
 function toolResult(message: Json, param: string): Json {
@@ -187,6 +220,9 @@ function toolResult(message: Json, param: string): Json {
     block.content = content.map((p: unknown, j) => contentPart(p, `${param}.content[${j}]`));
   else if (content !== null && content !== undefined)
     throw invalid(`${param}.content`, 'content must be a string or an array of parts');
+  // The /anthropic format's members of a tool message: a failed tool's result, and its cache breakpoint.
+  if (message.is_error === true) block.is_error = true;
+  if (message.cache_control !== undefined) block.cache_control = message.cache_control;
   return block;
 }
 

@@ -79,16 +79,22 @@ export function anthropicFinishReason(stopReason: unknown): string | null {
 
 /**
  * An Anthropic `message` → `chat.completion`. Text blocks are joined, client tool_use blocks become tool_calls,
- * thinking text becomes `reasoning_content`; server tool blocks (web search) and redacted thinking stay upstream.
+ * thinking text becomes `reasoning_content`, and the thinking blocks themselves (signatures, redacted thinking) go in
+ * `thinking_blocks`, which the `/anthropic` format answers with and `anthropic-messages.ts` sends back on the next
+ * turn. A stop sequence that ended the answer is the choice's `stop_sequence`. Server tool blocks stay upstream.
  */
 export function fromAnthropicMessage(body: Json, target: ProviderTarget): ParsedResponse {
   const blocks = jsonObjects(body.content);
   const texts: string[] = [];
   const thinking: string[] = [];
   const toolCalls: Json[] = [];
+  const thinkingBlocks: Json[] = [];
   for (const block of blocks) {
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
-    else if (block.type === 'thinking' && typeof block.thinking === 'string') thinking.push(block.thinking);
+    else if (block.type === 'thinking' && typeof block.thinking === 'string') {
+      thinking.push(block.thinking);
+      thinkingBlocks.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+    } else if (block.type === 'redacted_thinking') thinkingBlocks.push({ type: 'redacted_thinking', data: block.data });
     else if (block.type === 'tool_use')
       toolCalls.push({
         id: block.id,
@@ -99,19 +105,26 @@ export function fromAnthropicMessage(body: Json, target: ProviderTarget): Parsed
   const message: Json = { role: 'assistant', content: texts.length > 0 ? texts.join('') : null };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   if (thinking.length > 0) message.reasoning_content = thinking.join('');
+  if (thinkingBlocks.length > 0) message.thinking_blocks = thinkingBlocks;
   if (message.content === null && toolCalls.length === 0) message.content = '';
 
   const usage = anthropicUsage(readAnthropicUsage(body.usage));
   const model = typeof body.model === 'string' ? body.model : target.model;
+  const choice: Json = {
+    index: 0,
+    message,
+    finish_reason: anthropicFinishReason(body.stop_reason) ?? 'stop',
+    logprobs: null,
+  };
+  if (body.stop_reason === 'stop_sequence' && typeof body.stop_sequence === 'string')
+    choice.stop_sequence = body.stop_sequence;
   const parsed: ParsedResponse = {
     body: {
       id: body.id,
       object: 'chat.completion',
       created: nowSeconds(),
       model,
-      choices: [
-        { index: 0, message, finish_reason: anthropicFinishReason(body.stop_reason) ?? 'stop', logprobs: null },
-      ],
+      choices: [choice],
       usage,
     },
     usage,

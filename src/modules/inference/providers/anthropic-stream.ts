@@ -26,6 +26,7 @@ export class AnthropicStreamDecoder extends TranslatedChatStreamDecoder {
   private started = false;
   private usage: AnthropicUsageCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, webSearch: 0 };
   private finishReason: string | null = null;
+  private stopSequence: string | undefined;
   /** Content-block index → open client tool call; server tools (web search) are not the caller's tool calls. */
   private readonly toolCalls = new Map<number, OpenToolCall>();
 
@@ -61,10 +62,16 @@ export class AnthropicStreamDecoder extends TranslatedChatStreamDecoder {
         this.usage = maxAnthropicUsage(this.usage, readAnthropicUsage(payload.usage));
         if (isJsonObject(payload.delta) && payload.delta.stop_reason !== undefined)
           this.finishReason = anthropicFinishReason(payload.delta.stop_reason);
+        if (isJsonObject(payload.delta) && typeof payload.delta.stop_sequence === 'string')
+          this.stopSequence = payload.delta.stop_sequence;
         break;
       case 'message_stop': {
         this.closed = true;
-        out.push(this.delta({}, this.finishReason ?? 'stop', anthropicUsage(this.usage)));
+        const finish = this.delta({}, this.finishReason ?? 'stop', anthropicUsage(this.usage));
+        // The stop sequence that ended the answer, for the /anthropic format's message_delta.
+        if (this.stopSequence !== undefined && finish.kind === 'chunk')
+          for (const choice of finish.chunk.choices as Json[]) choice.stop_sequence = this.stopSequence;
+        out.push(finish);
         break;
       }
       case 'error':
@@ -101,6 +108,8 @@ export class AnthropicStreamDecoder extends TranslatedChatStreamDecoder {
       out.push(this.delta({ content: block.text }));
     } else if (block.type === 'thinking' && typeof block.thinking === 'string' && block.thinking) {
       out.push(this.delta({ reasoning_content: block.thinking }));
+    } else if (block.type === 'redacted_thinking') {
+      out.push(this.delta({ thinking_blocks: [{ type: 'redacted_thinking', data: block.data }] }));
     }
   }
 
@@ -121,8 +130,13 @@ export class AnthropicStreamDecoder extends TranslatedChatStreamDecoder {
         out.push(this.delta({ tool_calls: [{ index: call.index, function: { arguments: delta.partial_json } }] }));
         break;
       }
+      case 'signature_delta':
+        // Opaque, and needed on the next turn: carried as `thinking_blocks`, as the unary answer carries it.
+        if (typeof delta.signature === 'string' && delta.signature)
+          out.push(this.delta({ thinking_blocks: [{ type: 'thinking', thinking: '', signature: delta.signature }] }));
+        break;
       default:
-        // signature_delta (opaque, for multi-turn thinking) and citations_delta have no chat-completions field.
+        // citations_delta has no chat-completions field.
         break;
     }
   }
