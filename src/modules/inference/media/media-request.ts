@@ -25,7 +25,8 @@ function requireText(body: Json, field: string): void {
 /** The upload field: one file, or (image edits) a non-empty list of files. */
 function requireFile(body: Json, field: string, several: boolean): void {
   const value = body[field];
-  const ok = isUploadedFile(value) || (several && Array.isArray(value) && value.length > 0 && value.every(isUploadedFile));
+  const ok =
+    isUploadedFile(value) || (several && Array.isArray(value) && value.length > 0 && value.every(isUploadedFile));
   if (!ok) throw GatewayException.validation(field, `${field} must be a file sent as multipart/form-data`);
 }
 

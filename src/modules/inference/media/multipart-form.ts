@@ -24,7 +24,11 @@ export async function parseMultipartForm(bytes: Buffer, contentType: string): Pr
     const item =
       typeof value === 'string'
         ? value
-        : new UploadedFile(value.name || 'file', value.type || 'application/octet-stream', Buffer.from(await value.arrayBuffer()));
+        : new UploadedFile(
+            value.name || 'file',
+            value.type || 'application/octet-stream',
+            Buffer.from(await value.arrayBuffer()),
+          );
     const listed = rawName.endsWith('[]') || LIST_FIELDS.has(name);
     const existing = body[name];
     if (existing === undefined) body[name] = listed ? [item] : item;

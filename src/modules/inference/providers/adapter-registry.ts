@@ -1,5 +1,6 @@
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { anthropicAdapter } from './anthropic.adapter.js';
+import { elevenLabsAdapter } from './elevenlabs.adapter.js';
 import { geminiAdapter } from './gemini.adapter.js';
 import { AzureAdapter } from './azure.adapter.js';
 import { openAiCompatibleAdapters } from './openai-compatible.adapter.js';
@@ -14,6 +15,7 @@ const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   gemini: geminiAdapter,
   ...openAiCompatibleAdapters(),
   azure: new AzureAdapter(),
+  elevenlabs: elevenLabsAdapter,
 };
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {

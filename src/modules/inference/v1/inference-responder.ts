@@ -102,12 +102,7 @@ export class InferenceResponder {
   }
 
   /** The answer's body, its served headers and its priced usage. */
-  unary(
-    call: InferenceCall,
-    result: RoutedResult,
-    request: FastifyRequest,
-    started: number,
-  ): ServedAnswer {
+  unary(call: InferenceCall, result: RoutedResult, request: FastifyRequest, started: number): ServedAnswer {
     const parsed = result.unary!;
     const usage = this.price(call, result, parsed.usage);
     let body = parsed.body;
