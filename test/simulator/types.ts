@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** The wire-format families the simulator speaks, each under its own path prefix (`/openai`, `/azure`, ...). */
-export type FamilyName = 'openai' | 'azure' | 'anthropic' | 'gemini';
-export const FAMILY_NAMES: readonly FamilyName[] = ['openai', 'azure', 'anthropic', 'gemini'];
+export type FamilyName = 'openai' | 'azure' | 'anthropic' | 'gemini' | 'elevenlabs';
+export const FAMILY_NAMES: readonly FamilyName[] = ['openai', 'azure', 'anthropic', 'gemini', 'elevenlabs'];
 
 /** One request as the simulator received it (`GET /_sim/requests`, `sim.requests()`). */
 export interface CapturedRequest {
