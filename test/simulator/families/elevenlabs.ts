@@ -2,7 +2,6 @@ import { hintHeaders, isObj, jsonReply, type ErrorSpec, type Family, type Reply,
 import { isSimFile } from '../multipart.js';
 import { binaryReply, simAudio, transcriptOf } from './openai-media.js';
 
-
 const TTS = '/v1/text-to-speech/';
 
 /** ElevenLabs' `output_format` prefixes and their content-types. */
@@ -41,7 +40,7 @@ export const elevenlabsFamily: Family = {
 
   route(req: SimRequest) {
     if (req.method !== 'POST') return detailError(404, 'not_found', 'Not Found');
-    const body = (isObj(req.body) ? req.body : {});
+    const body = isObj(req.body) ? req.body : {};
     if (req.sub.startsWith(TTS)) {
       if (typeof body.text !== 'string') return missing('text');
       req.model = typeof body.model_id === 'string' ? body.model_id : 'eleven_multilingual_v2';
