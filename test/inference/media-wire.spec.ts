@@ -6,6 +6,7 @@ import {
   parseMultipartForm,
 } from '../../src/modules/inference/media/multipart-form.js';
 import { UploadedFile } from '../../src/modules/inference/media/uploaded-file.js';
+import { adapterFor } from '../../src/modules/inference/providers/adapter-registry.js';
 import { elevenLabsAdapter } from '../../src/modules/inference/providers/elevenlabs.adapter.js';
 import type { ProviderTarget } from '../../src/modules/inference/providers/provider-adapter.js';
 
@@ -127,5 +128,52 @@ describe('elevenlabs adapter', () => {
     );
     expect(missing).toMatchObject({ message: 'Field required', param: 'text', reason: 'caller_invalid_request' });
     expect(elevenLabsAdapter.parseError(500, {}, '').message).toBe('elevenlabs answered HTTP 500');
+  });
+});
+
+describe('openai-family media calls', () => {
+  const openaiTarget: ProviderTarget = {
+    provider: 'openai',
+    baseUrl: 'https://api.openai.com/v1',
+    extraHeaders: {},
+    key: { id: 'k', name: 'k', value: 'sk-1' },
+    model: 'gpt-image-1',
+  };
+
+  it('an image edit is a form with image[] for several images, model set, stream flags dropped', async () => {
+    const image = (name: string) => new UploadedFile(name, 'image/png', BYTES);
+    const call = adapterFor('openai')!.buildRequest(
+      'image_edit',
+      { model: 'x', prompt: 'hat', image: [image('a.png'), image('b.png')], stream: false },
+      openaiTarget,
+      false,
+    );
+    expect(call.url).toBe('https://api.openai.com/v1/images/edits');
+    expect(call.body).toBeUndefined();
+    const form = await parseMultipartForm(call.binaryBody!, call.headers['content-type']!);
+    expect(form.model).toBe('gpt-image-1');
+    expect(form).not.toHaveProperty('stream');
+    expect((form.image as UploadedFile[]).map((f) => f.filename)).toEqual(['a.png', 'b.png']);
+  });
+
+  it('a speech answer that is audio is relayed as bytes, logged as a summary', () => {
+    const bytes = Buffer.from('ID3 audio');
+    const parsed = adapterFor('openai')!.parseMediaResponse!(
+      'speech',
+      { contentType: 'audio/mpeg', bytes },
+      openaiTarget,
+    );
+    expect(parsed.binary).toEqual({ contentType: 'audio/mpeg', bytes });
+    expect(parsed.body).toEqual({ object: 'binary', content_type: 'audio/mpeg', bytes: 9 });
+  });
+
+  it('a transcript that is not a JSON object is a 502', () => {
+    expect(() =>
+      adapterFor('openai')!.parseMediaResponse!(
+        'transcription',
+        { contentType: 'application/json', bytes: Buffer.from('[1]') },
+        openaiTarget,
+      ),
+    ).toThrow(expect.objectContaining({ status: 502 }));
   });
 });

@@ -31,7 +31,9 @@ export function parseMediaAnswer(
     }
     return parseJson(body as Json);
   }
-  const textual = answer.contentType.startsWith('text/');
+  // A transcript (text, SRT, VTT) is logged as its text; speech sent as events (`stream_format: sse`) carries
+  // base64 audio, so it is summarised like audio.
+  const textual = answer.contentType.startsWith('text/') && !answer.contentType.startsWith('text/event-stream');
   const summary: Json = textual
     ? { object: 'text', content_type: answer.contentType, text: answer.bytes.toString('utf8') }
     : { object: 'binary', content_type: answer.contentType, bytes: answer.bytes.length };
