@@ -54,6 +54,14 @@ describe(`media endpoints on /v1 (${RUN_MODE})`, () => {
       }),
     );
     await created(s.admin.post('/api/providers/mistral/keys', { name: 'mi-1', value: 'mistral-key-1' }));
+    await created(
+      s.admin.post('/api/providers', {
+        provider: 'groq',
+        base_url: `${s.sim.url}/openai/v1`,
+        network_config: FAST_NETWORK,
+      }),
+    );
+    await created(s.admin.post('/api/providers/groq/keys', { name: 'gq-1', value: 'gsk-1' }));
   });
   afterAll(() => s?.close());
   beforeEach(() => s.sim.reset());
@@ -102,6 +110,21 @@ describe(`media endpoints on /v1 (${RUN_MODE})`, () => {
       response_format: 'text',
     });
     expect(text).toBe('transcript of clip.wav (512 bytes)\n');
+  });
+
+  it('groq serves transcriptions from its table entry; its speech is refused before any call', async () => {
+    const res = await s.openai.audio.transcriptions.create({
+      model: 'groq/whisper-large-v3',
+      file: await toFile(AUDIO, 'clip.wav', { type: 'audio/wav' }),
+    });
+    expect(res.text).toBe('transcript of clip.wav (512 bytes)');
+    expect(seen(s.sim)[0]).toMatchObject({ path: '/openai/v1/audio/transcriptions', key: 'gsk-1' });
+    const speech = await s.inference.post('/v1/audio/speech', { model: 'groq/playai-tts', voice: 'x', input: 'hi' });
+    expectInferenceError(speech, 400, 'caller_invalid_request', { code: 'unsupported_operation', param: 'model' });
+    const image = await s.inference.post('/v1/images/generations', { model: 'gemini/imagen-4', prompt: 'p' });
+    expectInferenceError(image, 400, 'caller_invalid_request', { code: 'unsupported_operation' });
+    expect(image.body.error.message).toContain('image_generation');
+    expect(seen(s.sim)).toHaveLength(1);
   });
 
   it('images: generate, edit (multipart image) and variation', async () => {
