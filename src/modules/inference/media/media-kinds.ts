@@ -15,10 +15,3 @@ export const MEDIA_KINDS: ReadonlySet<InferenceKind> = new Set([
   'image_variation',
   'ocr',
 ]);
-
-/** The form field that carries the upload of a multipart kind. */
-export const UPLOAD_FIELDS: Partial<Record<InferenceKind, string>> = {
-  transcription: 'file',
-  image_edit: 'image',
-  image_variation: 'image',
-};
