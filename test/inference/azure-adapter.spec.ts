@@ -126,8 +126,17 @@ describe('azure headers and bodies', () => {
     expect(call.headers.accept).toBe('text/event-stream');
   });
 
-  it('speaks chat, completions, embeddings and responses; refuses the rest', () => {
-    expect([...azure().kinds].sort()).toEqual(['chat', 'completions', 'embeddings', 'responses']);
+  it('speaks chat, completions, embeddings, responses, speech, transcription and images; refuses the rest', () => {
+    expect([...azure().kinds].sort()).toEqual([
+      'chat',
+      'completions',
+      'embeddings',
+      'image_edit',
+      'image_generation',
+      'responses',
+      'speech',
+      'transcription',
+    ]);
     expect(() => azure().buildRequest('rerank', { query: 'q', documents: [] }, azureTarget(), false)).toThrow(
       GatewayException,
     );

@@ -152,12 +152,26 @@ describe('default base URLs and upstream URLs per provider', () => {
 
 describe('kinds per provider', () => {
   it.each([
-    ['openai', ['chat', 'completions', 'embeddings', 'responses', 'count_tokens']],
-    ['groq', ['chat']],
+    [
+      'openai',
+      [
+        'chat',
+        'completions',
+        'embeddings',
+        'responses',
+        'count_tokens',
+        'speech',
+        'transcription',
+        'image_generation',
+        'image_edit',
+        'image_variation',
+      ],
+    ],
+    ['groq', ['chat', 'transcription']],
     ['perplexity', ['chat']],
     ['huggingface', ['chat']],
     ['sarvam', ['chat']],
-    ['mistral', ['chat', 'embeddings']],
+    ['mistral', ['chat', 'embeddings', 'ocr']],
     ['deepseek', ['chat', 'completions']],
     ['vllm', ['chat', 'completions', 'embeddings', 'rerank']],
     ['sgl', ['chat', 'completions', 'embeddings', 'rerank']],

@@ -10,6 +10,8 @@ import { geminiFamily } from './families/gemini.js';
 import { openaiFamily } from './families/openai.js';
 import { MORE_PROVIDER_FAMILY_LIST } from './families/more-providers.js';
 import { vertexFamily } from './families/vertex.js';
+import { elevenlabsFamily } from './families/elevenlabs.js';
+import { multipartBoundary, parseMultipart } from './multipart.js';
 import { type Exchange, sendReply, Timers, writeAnswer } from './response-writer.js';
 import { builtinPlan, DEFAULT_PLAN, type Plan, ScenarioError, ScenarioStore } from './scenarios.js';
 import type { CapturedRequest, FamilyName, ScenarioInput } from './types.js';
@@ -54,6 +56,7 @@ const FAMILIES = new Map<string, Family>([
   ['bedrock', bedrockFamily],
   ...MORE_PROVIDER_FAMILY_LIST.map((f) => [f.name, f] as const),
   ['vertex', vertexFamily],
+  ['elevenlabs', elevenlabsFamily],
 ]);
 
 const EMPTY_QUERY = new URLSearchParams();
@@ -65,6 +68,14 @@ function parseBody(text: string): { body: unknown; badJson: boolean } {
   } catch {
     return { body: text, badJson: true };
   }
+}
+
+/** A multipart form (uploads) parsed from the bytes, whose text decoding would mangle binary parts; else JSON. */
+function parseBodyOf(req: IncomingMessage, raw: Buffer, text: string): { body: unknown; badJson: boolean } {
+  const boundary = multipartBoundary(req.headers['content-type']);
+  if (boundary === undefined) return parseBody(text);
+  const form = parseMultipart(raw, boundary);
+  return form ? { body: form, badJson: false } : { body: text, badJson: true };
 }
 
 function sendJson(res: ServerResponse, status: number, body?: unknown): void {
@@ -176,7 +187,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
   }
 
-  function handle(req: IncomingMessage, res: ServerResponse, text: string) {
+  function handle(req: IncomingMessage, res: ServerResponse, text: string, raw: Buffer) {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -185,7 +196,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
     const slash = path.indexOf('/', 1);
     const family = FAMILIES.get(slash < 0 ? path.slice(1) : path.slice(1, slash));
-    const { body, badJson } = parseBody(text);
+    const { body, badJson } = parseBodyOf(req, raw, text);
     const c: CapturedRequest = {
       seq: ++seq,
       method: req.method ?? 'GET',
@@ -248,10 +259,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const text =
-        chunks.length === 0 ? '' : chunks.length === 1 ? chunks[0]!.toString() : Buffer.concat(chunks).toString();
+      const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      const text = raw.length === 0 ? '' : raw.toString();
       try {
-        handle(req, res, text);
+        handle(req, res, text, raw);
       } catch (e) {
         // A simulator bug must be loud in the test that hit it, not a hung request.
         if (!res.headersSent) sendJson(res, 500, { error: `simulator error: ${(e as Error).stack ?? String(e)}` });

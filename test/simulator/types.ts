@@ -5,7 +5,7 @@ export const MORE_PROVIDER_FAMILIES = ['databricks', 'copilot', 'opencode', 'man
 export type MoreProviderFamily = (typeof MORE_PROVIDER_FAMILIES)[number];
 /** The wire-format families the simulator speaks, each under its own path prefix (`/openai`, `/azure`, ...). */
 export type FamilyName =
-  'openai' | 'azure' | 'anthropic' | 'gemini' | 'cohere' | 'bedrock' | 'vertex' | MoreProviderFamily;
+  'openai' | 'azure' | 'anthropic' | 'gemini' | 'cohere' | 'bedrock' | 'vertex' | 'elevenlabs' | MoreProviderFamily;
 export const FAMILY_NAMES: readonly FamilyName[] = [
   'openai',
   'azure',
@@ -14,6 +14,7 @@ export const FAMILY_NAMES: readonly FamilyName[] = [
   'cohere',
   'bedrock',
   'vertex',
+  'elevenlabs',
   ...MORE_PROVIDER_FAMILIES,
 ];
 

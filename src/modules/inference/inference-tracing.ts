@@ -23,6 +23,12 @@ const OPERATIONS: Record<InferenceKind, string> = {
   embeddings: 'embeddings',
   rerank: 'rerank',
   count_tokens: 'count_tokens',
+  speech: 'speech',
+  transcription: 'transcription',
+  image_generation: 'image_generation',
+  image_edit: 'image_edit',
+  image_variation: 'image_variation',
+  ocr: 'ocr',
 };
 
 /** `gen_ai.provider.name` well-known values; other providers keep the gateway's id. */

@@ -1,3 +1,4 @@
+import { imagesOperation, speechOperation, transcriptionOperation } from './openai-media.js';
 import { bearer, type ErrorSpec, type Family, jsonReply, type SimRequest } from '../family.js';
 import { anthropicFamily } from './anthropic.js';
 import { embeddingsOperation, OPENAI_MODELS } from './openai.js';
@@ -84,6 +85,14 @@ export const azureFamily: Family = {
         return completionsOperation('azure', req);
       case 'embeddings':
         return embeddingsOperation('azure', req);
+      case 'audio/speech':
+        return speechOperation('azure', req);
+      case 'audio/transcriptions':
+        return transcriptionOperation('azure', req);
+      case 'images/generations':
+        return imagesOperation('azure', req, 'generations');
+      case 'images/edits':
+        return imagesOperation('azure', req, 'edits');
       default:
         return notFound;
     }

@@ -10,6 +10,7 @@ import {
   type SimRequest,
 } from '../family.js';
 import { chatOperation, completionsOperation } from './openai-chat.js';
+import { imagesOperation, ocrOperation, speechOperation, transcriptionOperation } from './openai-media.js';
 import { inputTokensOperation, responsesOperation } from './openai-responses.js';
 import { badBody, type Flavor, openaiError, successHeaders } from './openai-wire.js';
 
@@ -134,6 +135,12 @@ export const openaiFamily: Family = {
       if (sub.endsWith('/responses')) return responsesOperation('openai', req);
       if (sub.endsWith('/embeddings')) return embeddingsOperation('openai', req);
       if (sub.endsWith('/rerank')) return rerankOperation(req);
+      if (sub.endsWith('/audio/speech')) return speechOperation('openai', req);
+      if (sub.endsWith('/audio/transcriptions')) return transcriptionOperation('openai', req);
+      if (sub.endsWith('/images/generations')) return imagesOperation('openai', req, 'generations');
+      if (sub.endsWith('/images/edits')) return imagesOperation('openai', req, 'edits');
+      if (sub.endsWith('/images/variations')) return imagesOperation('openai', req, 'variations');
+      if (sub.endsWith('/ocr')) return ocrOperation(req);
     } else if (req.method === 'GET') {
       if (sub.endsWith('/models')) return modelsOperation('openai');
       const at = sub.lastIndexOf('/models/');

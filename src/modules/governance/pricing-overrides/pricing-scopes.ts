@@ -42,6 +42,9 @@ export const PRICING_REQUEST_TYPES = [
   'speech',
   'transcription',
   'image_generation',
+  'image_edit',
+  'image_variation',
+  'ocr',
 ] as const;
 
 /**

@@ -1,3 +1,4 @@
+import { MEDIA_CONTENT_FIELDS, mediaInputOf, mediaOutputOf } from '../media/media-log.js';
 import type { InferenceKind, Json } from '../providers/provider-adapter.js';
 
 /** What a log row keeps of a request's body and its answer, before the size cap. */
@@ -22,6 +23,7 @@ const NOT_PARAMS: ReadonlySet<string> = new Set([
   'documents',
   'query',
   'system',
+  ...MEDIA_CONTENT_FIELDS,
 ]);
 
 const SUMMARY_CHARS = 256;
@@ -75,6 +77,14 @@ export function inputOf(kind: InferenceKind, body: Json): LoggedContent {
       }
       break;
     }
+    case 'speech':
+    case 'transcription':
+    case 'image_generation':
+    case 'image_edit':
+    case 'image_variation':
+    case 'ocr':
+      ({ input, summary } = mediaInputOf(kind, body));
+      break;
   }
   return {
     input,
@@ -122,6 +132,13 @@ export function outputOf(kind: InferenceKind, body: Json): { output: unknown; st
       return { output: body.results ?? null, stopReason: null };
     case 'count_tokens':
       return { output: { input_tokens: body.input_tokens }, stopReason: null };
+    case 'speech':
+    case 'transcription':
+    case 'image_generation':
+    case 'image_edit':
+    case 'image_variation':
+    case 'ocr':
+      return { output: mediaOutputOf(kind, body), stopReason: null };
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { anthropicAdapter } from './anthropic.adapter.js';
 import { cohereAdapter } from './cohere.adapter.js';
+import { elevenLabsAdapter } from './elevenlabs.adapter.js';
 import { geminiAdapter } from './gemini.adapter.js';
 import { AzureAdapter } from './azure.adapter.js';
 import { bedrockAdapter } from './bedrock.adapter.js';
@@ -31,6 +32,7 @@ const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   'opencode-go': new OpenCodeAdapter('opencode-go'),
   bedrock_mantle: new BedrockMantleAdapter(),
   vertex: new VertexAdapter(),
+  elevenlabs: elevenLabsAdapter,
 };
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {

@@ -1,3 +1,5 @@
+import { MEDIA_KINDS } from '../media/media-kinds.js';
+import { openAiMediaCall } from './openai-media.js';
 import { openAiRequestBody, unsupportedKind, upstreamHeaders } from './openai-request.js';
 import { OpenAiWireAdapter } from './openai-wire.adapter.js';
 import type { InferenceKind, Json, ProviderTarget, UpstreamCall } from './provider-adapter.js';
@@ -9,6 +11,10 @@ const DEPLOYMENT_PATHS: Partial<Record<InferenceKind, string>> = {
   chat: 'chat/completions',
   completions: 'completions',
   embeddings: 'embeddings',
+  speech: 'audio/speech',
+  transcription: 'audio/transcriptions',
+  image_generation: 'images/generations',
+  image_edit: 'images/edits',
 };
 
 /**
@@ -17,6 +23,8 @@ const DEPLOYMENT_PATHS: Partial<Record<InferenceKind, string>> = {
  *
  * - Chat, completions, embeddings: `{endpoint}/openai/deployments/{deployment}/…?api-version=…`. The deployment is
  *   the key's `deployments[model]`, else the model name itself.
+ * - Speech, transcriptions, image generations and edits: the same deployment paths (`audio/speech`, …); image
+ *   variations are not served by Azure.
  * - Responses: the v1 surface, `{endpoint}/openai/v1/responses?api-version=preview`, whose `model` is the deployment.
  * - The endpoint is per key (`key.azure.endpoint`), so there is no default base URL; a key without one falls back to
  *   the provider's `base_url`.
@@ -30,6 +38,10 @@ export class AzureAdapter extends OpenAiWireAdapter {
     'completions',
     'embeddings',
     'responses',
+    'speech',
+    'transcription',
+    'image_generation',
+    'image_edit',
   ]);
 
   defaultBaseUrl(): string | undefined {
@@ -50,6 +62,10 @@ export class AzureAdapter extends OpenAiWireAdapter {
       url =
         `${this.endpoint(target)}/openai/deployments/${encodeURIComponent(deployment)}/${path}` +
         `?api-version=${encodeURIComponent(this.apiVersion(target))}`;
+    }
+    if (MEDIA_KINDS.has(kind)) {
+      const headers = upstreamHeaders(target, 'api-key', { body: true, stream: false });
+      return { method: 'POST', url, ...openAiMediaCall(kind, body, model, headers) };
     }
     return {
       method: 'POST',

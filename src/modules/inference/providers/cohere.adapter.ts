@@ -46,9 +46,7 @@ function bodyFor(kind: InferenceKind, body: Json, model: string, stream: boolean
       return toCohereEmbedBody(body, model);
     case 'rerank':
       return toCohereRerankBody(body, model);
-    case 'completions':
-    case 'responses':
-    case 'count_tokens':
+    default:
       throw unsupported(kind);
   }
 }
@@ -78,9 +76,7 @@ export const cohereAdapter: ProviderAdapter = {
         return fromCohereEmbed(body, target);
       case 'rerank':
         return fromCohereRerank(body, target);
-      case 'completions':
-      case 'responses':
-      case 'count_tokens':
+      default:
         throw unsupported(kind);
     }
   },

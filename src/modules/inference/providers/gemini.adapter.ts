@@ -58,6 +58,12 @@ export const geminiAdapter: ProviderAdapter = {
       case 'completions':
       case 'responses':
       case 'rerank':
+      case 'speech':
+      case 'transcription':
+      case 'image_generation':
+      case 'image_edit':
+      case 'image_variation':
+      case 'ocr':
         throw unsupported(kind);
     }
   },
@@ -73,6 +79,12 @@ export const geminiAdapter: ProviderAdapter = {
       case 'completions':
       case 'responses':
       case 'rerank':
+      case 'speech':
+      case 'transcription':
+      case 'image_generation':
+      case 'image_edit':
+      case 'image_variation':
+      case 'ocr':
         throw unsupported(kind);
     }
   },

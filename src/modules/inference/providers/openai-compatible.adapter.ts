@@ -1,6 +1,8 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { OPENAI_COMPATIBLE_PROFILES, OPENAI_PATHS, type OpenAiCompatibleProfile } from './openai-compatible.table.js';
+import { MEDIA_KINDS } from '../media/media-kinds.js';
+import { openAiMediaCall } from './openai-media.js';
 import { openAiRequestBody, unsupportedKind, upstreamHeaders } from './openai-request.js';
 import { answeredModelOf } from './openai-response.js';
 import type { ChatStreamOptions } from './openai-stream.js';
@@ -28,12 +30,16 @@ export class OpenAiCompatibleAdapter extends OpenAiWireAdapter {
 
   buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall {
     if (!this.kinds.has(kind)) throw unsupportedKind(this.provider, kind);
+    const path = this.profile.paths?.[kind] ?? OPENAI_PATHS[kind];
+    if (MEDIA_KINDS.has(kind)) {
+      const headers = upstreamHeaders(target, this.profile.auth, { body: true, stream: false });
+      return { method: 'POST', url: this.base(target) + path, ...openAiMediaCall(kind, body, target.model, headers) };
+    }
     const streams = stream && (kind === 'chat' || kind === 'completions' || kind === 'responses');
     const prepared = openAiRequestBody(kind, body, target.model, streams, {
       streamUsage: this.profile.streamUsage?.(target.model) ?? true,
     });
     this.profile.adjustBody?.(kind, prepared, target.model);
-    const path = this.profile.paths?.[kind] ?? OPENAI_PATHS[kind];
     return {
       method: 'POST',
       url: this.base(target) + path,

@@ -41,6 +41,12 @@ export const OPENAI_PATHS: Readonly<Record<InferenceKind, string>> = {
   responses: '/responses',
   count_tokens: '/responses/input_tokens',
   rerank: '/rerank',
+  speech: '/audio/speech',
+  transcription: '/audio/transcriptions',
+  image_generation: '/images/generations',
+  image_edit: '/images/edits',
+  image_variation: '/images/variations',
+  ocr: '/ocr',
 };
 
 const CHAT: readonly InferenceKind[] = ['chat'];
@@ -60,12 +66,25 @@ export const OPENAI_COMPATIBLE_PROFILES: Partial<Record<ProviderId, OpenAiCompat
   openai: {
     baseUrl: 'https://api.openai.com/v1',
     auth: 'bearer',
-    kinds: ['chat', 'completions', 'embeddings', 'responses', 'count_tokens'],
+    kinds: [
+      'chat',
+      'completions',
+      'embeddings',
+      'responses',
+      'count_tokens',
+      'speech',
+      'transcription',
+      'image_generation',
+      'image_edit',
+      'image_variation',
+    ],
   },
-  groq: { baseUrl: 'https://api.groq.com/openai/v1', auth: 'bearer', kinds: CHAT },
+  // Whisper transcriptions on the same base (`/openai/v1/audio/transcriptions`).
+  groq: { baseUrl: 'https://api.groq.com/openai/v1', auth: 'bearer', kinds: ['chat', 'transcription'] },
   cerebras: { baseUrl: 'https://api.cerebras.ai/v1', auth: 'bearer', kinds: TEXT },
   fireworks: { baseUrl: 'https://api.fireworks.ai/inference/v1', auth: 'bearer', kinds: TEXT_AND_EMBEDDINGS },
-  xai: { baseUrl: 'https://api.x.ai/v1', auth: 'bearer', kinds: TEXT },
+  // grok-2-image on `/v1/images/generations`.
+  xai: { baseUrl: 'https://api.x.ai/v1', auth: 'bearer', kinds: [...TEXT, 'image_generation'] },
   nebius: { baseUrl: 'https://api.tokenfactory.nebius.com/v1', auth: 'bearer', kinds: TEXT_AND_EMBEDDINGS },
   parasail: { baseUrl: 'https://api.parasail.io/v1', auth: 'bearer', kinds: TEXT },
   // No version prefix; fill-in-the-middle completions live under /beta.
@@ -84,11 +103,11 @@ export const OPENAI_COMPATIBLE_PROFILES: Partial<Record<ProviderId, OpenAiCompat
     kinds: TEXT_AND_EMBEDDINGS,
     serverSideFallback: true,
   },
-  // OCR and transcription are Mistral-native and come later.
+  // OCR (`/v1/ocr`, Mistral's own shape, which is /v1/ocr's canonical one); transcription is not wired yet.
   mistral: {
     baseUrl: 'https://api.mistral.ai/v1',
     auth: 'bearer',
-    kinds: ['chat', 'embeddings'],
+    kinds: ['chat', 'embeddings', 'ocr'],
     adjustBody: legacyMaxTokens,
   },
   // Chat through the inference router; embeddings are native feature extraction (HuggingFaceAdapter).

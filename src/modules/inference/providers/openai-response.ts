@@ -1,3 +1,4 @@
+import { mediaUsage } from '../media/media-usage.js';
 import { usageFromOpenAi, usageFromResponses } from './openai-usage.js';
 import type { InferenceKind, Json, ListedModel, ParsedResponse } from './provider-adapter.js';
 import { asArray, asObject, asString } from './wire-json.js';
@@ -58,6 +59,15 @@ export function parseOpenAiResponse(kind: InferenceKind, body: Json): ParsedResp
     }
     case 'count_tokens':
       return { body };
+    case 'speech':
+    case 'transcription':
+    case 'image_generation':
+    case 'image_edit':
+    case 'image_variation':
+    case 'ocr': {
+      const usage = mediaUsage(body.usage);
+      return usage ? { body, usage } : { body };
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { parseMediaAnswer } from '../media/media-answer.js';
 import { parseOpenAiError } from './openai-error.js';
 import { parseOpenAiModelList, parseOpenAiResponse } from './openai-response.js';
 import { type ChatStreamOptions, OpenAiChatStreamDecoder, OpenAiResponsesStreamDecoder } from './openai-stream.js';
@@ -5,6 +6,7 @@ import type {
   InferenceKind,
   Json,
   ListedModel,
+  MediaAnswer,
   ParsedResponse,
   ProviderAdapter,
   ProviderError,
@@ -25,6 +27,10 @@ export abstract class OpenAiWireAdapter implements ProviderAdapter {
 
   parseResponse(kind: InferenceKind, body: Json, _target: ProviderTarget): ParsedResponse {
     return parseOpenAiResponse(kind, body);
+  }
+
+  parseMediaResponse(kind: InferenceKind, answer: MediaAnswer, target: ProviderTarget): ParsedResponse {
+    return parseMediaAnswer(kind, answer, (body) => this.parseResponse(kind, body, target));
   }
 
   streamDecoder(kind: InferenceKind, _target?: ProviderTarget): StreamDecoder {

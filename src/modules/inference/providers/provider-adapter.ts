@@ -10,7 +10,19 @@ import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
  */
 
 /** What a /v1 route asks for. */
-export type InferenceKind = 'chat' | 'completions' | 'responses' | 'embeddings' | 'rerank' | 'count_tokens';
+export type InferenceKind =
+  | 'chat'
+  | 'completions'
+  | 'responses'
+  | 'embeddings'
+  | 'rerank'
+  | 'count_tokens'
+  | 'speech'
+  | 'transcription'
+  | 'image_generation'
+  | 'image_edit'
+  | 'image_variation'
+  | 'ocr';
 
 /** A JSON object as parsed from a wire body. */
 export type Json = Record<string, unknown>;
@@ -122,6 +134,11 @@ export interface UpstreamCall {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Bytes sent instead of `body` (a multipart upload: transcription, image edit). A separate member so that every
+   * JSON call keeps `body` as text.
+   */
+  binaryBody?: Buffer;
 }
 
 /** A provider's failure, classified where it is understood. */
@@ -188,6 +205,17 @@ export interface ParsedResponse {
   usage?: Usage;
   /** The model the provider says answered, when it differs from the one asked (server-side fallback). */
   answeredModel?: string;
+  /**
+   * An answer that is not JSON (speech audio, a transcript as text, SRT or VTT), relayed as is with its content-type;
+   * `body` then holds what the log keeps of it (a summary, never the bytes).
+   */
+  binary?: MediaAnswer;
+}
+
+/** An upstream answer as bytes and their content-type. */
+export interface MediaAnswer {
+  contentType: string;
+  bytes: Buffer;
 }
 
 export interface ProviderAdapter {
@@ -204,6 +232,11 @@ export interface ProviderAdapter {
    */
   authorize?(call: UpstreamCall, target: ProviderTarget, io: AdapterIo): Promise<UpstreamCall>;
   parseResponse(kind: InferenceKind, body: Json, target: ProviderTarget): ParsedResponse;
+  /**
+   * The unary answer of a media kind (`MEDIA_ANSWER_KINDS`: speech, transcription), whatever its content-type: audio
+   * bytes, a transcript as text, or JSON. Absent: the adapter serves no such kind.
+   */
+  parseMediaResponse?(kind: InferenceKind, answer: MediaAnswer, target: ProviderTarget): ParsedResponse;
   streamDecoder(kind: InferenceKind, target: ProviderTarget): StreamDecoder;
   /** `body` is the raw error body text (may be empty or not JSON). */
   parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError;

@@ -91,9 +91,7 @@ function geminiCall(kind: InferenceKind, body: Json, target: ProviderTarget, str
       if (tools) counted.tools = tools;
       return post(target, url('countTokens'), counted);
     }
-    case 'completions':
-    case 'responses':
-    case 'rerank':
+    default:
       throw unsupported(kind, 'gemini');
   }
 }
@@ -152,9 +150,7 @@ export class VertexAdapter implements ProviderAdapter {
         return fromVertexPredictEmbeddings(body, target);
       case 'count_tokens':
         return { body: inputTokensBody(body.totalTokens) };
-      case 'completions':
-      case 'responses':
-      case 'rerank':
+      default:
         throw unsupported(kind, family);
     }
   }

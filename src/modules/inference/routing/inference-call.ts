@@ -19,6 +19,12 @@ export const REQUEST_TYPES: Record<InferenceKind, string> = {
   embeddings: 'embedding',
   rerank: 'rerank',
   count_tokens: 'count_tokens',
+  speech: 'speech',
+  transcription: 'transcription',
+  image_generation: 'image_generation',
+  image_edit: 'image_edit',
+  image_variation: 'image_variation',
+  ocr: 'ocr',
 };
 
 export interface InferenceCall {

@@ -10,6 +10,7 @@ import type { RequestTrace } from '../../../core/tracing/inference-tracing.servi
 import { endAttemptTrace, startAttemptTrace } from '../inference-tracing.js';
 import { type Json, type ProviderTarget, TOP_LEVEL_ARRAY } from '../providers/provider-adapter.js';
 import { OutboundAdapterIo } from '../providers/adapter-io.js';
+import { MEDIA_ANSWER_KINDS } from '../media/media-kinds.js';
 import { providerException } from '../providers/provider-exception.js';
 import { copyWithout } from '../providers/wire-json.js';
 import { REQUEST_TYPES, type InferenceCall, type RouteProgress, type RoutedResult } from './inference-call.js';
@@ -97,7 +98,7 @@ export class UpstreamAttempts {
       upstream = await this.outbound.request(request.url, {
         method: request.method,
         headers: request.headers,
-        body: request.body,
+        body: request.binaryBody ?? request.body,
         timeoutMs: resolved.network.timeoutMs,
         bodyTimeoutMs: resolved.network.timeoutMs,
         signal: call.signal,
@@ -116,6 +117,14 @@ export class UpstreamAttempts {
         }
         const bytes = await readBodyCapped(upstream.body, MAX_UNARY_BYTES, target.provider);
         state.upstreamLatencyMs += performance.now() - started;
+        if (adapter.parseMediaResponse && MEDIA_ANSWER_KINDS.has(upstreamKind)) {
+          const contentType = headerText(upstream.headers['content-type']) ?? 'application/octet-stream';
+          const unary = adapter.parseMediaResponse(upstreamKind, { contentType, bytes }, target);
+          const headers = upstream.headers;
+          // The bytes of audio never go into a log: the raw capture keeps the answer's summary instead.
+          const response = unary.binary ? JSON.stringify(unary.body) : bytes.toString('utf8');
+          return captureRaw ? { unary, raw: { request: request.body, response }, headers } : { unary, headers };
+        }
         let parsed: unknown;
         try {
           parsed = JSON.parse(bytes.toString('utf8'));
@@ -154,6 +163,10 @@ export class UpstreamAttempts {
       return asAttemptError(err, info, call);
     }
   }
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /** `raw_request` / `raw_response` of an error's extra fields: the bodies as JSON when they are, else as text. */

@@ -3,8 +3,11 @@ import type { InferenceKind, Json } from '../providers/provider-adapter.js';
 /** Output tokens assumed for a generating request that sets no limit of its own. */
 export const DEFAULT_OUTPUT_TOKENS = 1024;
 
-/** Kinds whose answer is not generated text (nothing to bill on the output side). */
-const NO_OUTPUT: ReadonlySet<InferenceKind> = new Set(['embeddings', 'rerank', 'count_tokens']);
+/**
+ * Kinds whose answer is not generated tokens (nothing to bill on the output side): speech is audio priced per
+ * character, OCR per page. Transcripts and images (gpt-image-1) report output tokens.
+ */
+const NO_OUTPUT: ReadonlySet<InferenceKind> = new Set(['embeddings', 'rerank', 'count_tokens', 'speech', 'ocr']);
 
 /**
  * What a request may use, before it is sent (for the reservations of budgets and token limits): input, a quarter of

@@ -13,7 +13,7 @@ import { InferenceRouter } from '../routing/inference-router.service.js';
 import { InferenceAccess } from './inference-access.js';
 import { InferenceAgent, type InjectedTools } from './inference-agent.js';
 import { validateInferenceBody } from './inference-request.js';
-import { InferenceResponder } from './inference-responder.js';
+import { InferenceResponder, type ServedAnswer } from './inference-responder.js';
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -100,9 +100,15 @@ export class InferencePipeline {
         await this.responder.stream(call, result, request, reply, abort, started, encoder);
         return;
       }
-      const served = tools?.agent
+      const served: ServedAnswer = tools?.agent
         ? await this.agent.run(call, result, tools, request, started, (round) => (call = round))
         : this.responder.unary(call, result, request, started);
+      if (served.binary) {
+        // Audio, or a transcript as text: relayed with the provider's content-type.
+        const head = { ...served.headers, 'content-type': served.binary.contentType };
+        await reply.status(200).headers(head).send(served.binary.bytes);
+        return;
+      }
       const answer: Json = native ? native.fromCanonical(served.body, served.usage, { body, stream }) : served.body;
       sendRawJson(reply, 200, JSON.stringify(answer), served.headers);
     } catch (err) {

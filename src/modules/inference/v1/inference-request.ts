@@ -1,5 +1,7 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { InferenceKind, Json } from '../providers/provider-adapter.js';
+import { MEDIA_KINDS } from '../media/media-kinds.js';
+import { validateMediaBody } from '../media/media-request.js';
 
 /** Most fallbacks one request may list. */
 export const MAX_FALLBACKS = 10;
@@ -63,7 +65,7 @@ export function validateInferenceBody(kind: InferenceKind, body: unknown): { bod
     throw GatewayException.validation('stream', 'stream must be a boolean');
   }
   const stream = body.stream === true;
-  if (stream && (kind === 'embeddings' || kind === 'rerank' || kind === 'count_tokens')) {
+  if (stream && (kind === 'embeddings' || kind === 'rerank' || kind === 'count_tokens' || MEDIA_KINDS.has(kind))) {
     throw GatewayException.validation('stream', 'This endpoint does not stream');
   }
   if (body.stream_options !== undefined && body.stream_options !== null && !isObject(body.stream_options)) {
@@ -91,6 +93,14 @@ export function validateInferenceBody(kind: InferenceKind, body: unknown): { bod
     case 'count_tokens':
       if (body.messages !== undefined) requireMessages(body);
       else requireStringOrArray(body, 'input');
+      break;
+    case 'speech':
+    case 'transcription':
+    case 'image_generation':
+    case 'image_edit':
+    case 'image_variation':
+    case 'ocr':
+      validateMediaBody(kind, body);
       break;
   }
   return { body, stream };

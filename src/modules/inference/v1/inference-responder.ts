@@ -13,7 +13,8 @@ import { endFailedTrace, endServedTrace } from '../inference-tracing.js';
 import { PriceTable } from '../pricing/price-table.js';
 import { toOpenAiWireUsage, toResponsesWireUsage } from '../providers/openai-usage.js';
 import type { NativeFrame, NativeStreamEncoder } from '../formats/native-format.js';
-import type { Json, StreamOutput, Usage } from '../providers/provider-adapter.js';
+import type { Json, MediaAnswer, StreamOutput, Usage } from '../providers/provider-adapter.js';
+import { MEDIA_KINDS } from '../media/media-kinds.js';
 import { providerException } from '../providers/provider-exception.js';
 import { REQUEST_TYPES, type InferenceCall, type RoutedResult } from '../routing/inference-call.js';
 import { routingErrorFields, routingHeaders } from '../routing/routing-info.js';
@@ -61,6 +62,14 @@ function midStreamError(err: unknown): GatewayException {
   );
 }
 
+/** A unary answer as the caller gets it; `binary` (audio, a text transcript) is sent instead of `body`. */
+export interface ServedAnswer {
+  body: Json;
+  headers: Record<string, string>;
+  usage: Usage | undefined;
+  binary?: MediaAnswer;
+}
+
 /**
  * Turns a routed result into the caller's answer: usage in the contract's shape with its cost, the served headers,
  * unary JSON or Server-Sent Events (OpenAI chunks and `[DONE]`, or Responses typed events), and one metrics record
@@ -93,12 +102,7 @@ export class InferenceResponder {
   }
 
   /** The answer's body, its served headers and its priced usage. */
-  unary(
-    call: InferenceCall,
-    result: RoutedResult,
-    request: FastifyRequest,
-    started: number,
-  ): { body: Json; headers: Record<string, string>; usage: Usage | undefined } {
+  unary(call: InferenceCall, result: RoutedResult, request: FastifyRequest, started: number): ServedAnswer {
     const parsed = result.unary!;
     const usage = this.price(call, result, parsed.usage);
     let body = parsed.body;
@@ -106,7 +110,8 @@ export class InferenceResponder {
     // Logged before base64 encoding: an embeddings summary needs the vectors' length, never the vectors.
     const output = call.log ? outputOf(call.kind, body) : undefined;
     if (call.kind === 'embeddings' && call.body.encoding_format === 'base64') encodeEmbeddings(body);
-    if (usage) {
+    // A media answer keeps its own usage shape (images and transcripts count input_tokens / output_tokens).
+    if (usage && !MEDIA_KINDS.has(call.kind)) {
       body.usage = call.kind === 'responses' ? toResponsesWireUsage(usage) : toOpenAiWireUsage(usage);
     }
     this.record(call, result, request, 200, started, usage);
@@ -115,7 +120,7 @@ export class InferenceResponder {
     const log = call.log;
     // After the answer is written (the caller sends it synchronously once this returns): the row waits, not the caller.
     if (log) queueMicrotask(() => this.logs.served(call, log, result, { status: 200, usage, output }));
-    return { body, headers: servedHeaders(result, usage?.cost?.total_cost), usage };
+    return { body, headers: servedHeaders(result, usage?.cost?.total_cost), usage, binary: parsed.binary };
   }
 
   async stream(

@@ -65,4 +65,43 @@ export const INFERENCE_BODY_SCHEMAS = {
     messages: { type: 'array', minItems: 1, items: message },
     input: stringOrArray('Responses-style input, when messages is absent'),
   }),
+  speech: body(['input'], {
+    input: { type: 'string', minLength: 1, description: 'Text to speak' },
+    voice: { type: 'string', description: 'OpenAI voice name; ElevenLabs: the voice id' },
+    response_format: { type: 'string', enum: ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] },
+    fallbacks,
+  }),
+  transcription: body(['file'], {
+    file: { type: 'string', format: 'binary', description: 'The audio file' },
+    response_format: { type: 'string', enum: ['json', 'text', 'srt', 'verbose_json', 'vtt', 'diarized_json'] },
+    fallbacks: { ...fallbacks, description: `${fallbacks.description} (repeat the field, or send fallbacks[])` },
+  }),
+  image_generation: body(['prompt'], {
+    prompt: { type: 'string', minLength: 1 },
+    response_format: { type: 'string', enum: ['url', 'b64_json'] },
+    fallbacks,
+  }),
+  image_edit: body(['image', 'prompt'], {
+    image: { type: 'string', format: 'binary', description: 'The image (several as image[])' },
+    mask: { type: 'string', format: 'binary' },
+    prompt: { type: 'string', minLength: 1 },
+    response_format: { type: 'string', enum: ['url', 'b64_json'] },
+  }),
+  image_variation: body(['image'], {
+    image: { type: 'string', format: 'binary' },
+    response_format: { type: 'string', enum: ['url', 'b64_json'] },
+  }),
+  ocr: body(['document'], {
+    document: {
+      type: 'object',
+      required: ['type'],
+      properties: {
+        type: { type: 'string', enum: ['document_url', 'image_url'] },
+        document_url: { type: 'string' },
+        image_url: { type: 'string' },
+      },
+      additionalProperties: true,
+    },
+    fallbacks,
+  }),
 } as const;

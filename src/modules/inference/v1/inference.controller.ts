@@ -2,8 +2,10 @@ import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
+import { AcceptsBody } from '../../../core/http/media-types.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { ModelListingService } from '../catalog/model-listing.service.js';
+import { parseMultipartForm } from '../media/multipart-form.js';
 import type { InferenceKind } from '../providers/provider-adapter.js';
 import { InferenceAccess } from './inference-access.js';
 import { InferencePipeline } from './inference-pipeline.js';
@@ -108,6 +110,79 @@ export class InferenceController {
   @ApiErrorResponses(401, 403, 429, 502, 504)
   countTokens(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.handle('count_tokens', request, reply);
+  }
+
+  @Post('audio/speech')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'createSpeech', summary: 'Text to speech: the audio bytes, with their content-type' })
+  @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.speech })
+  @ApiProduces('audio/mpeg', 'audio/wav', 'audio/flac', 'audio/aac', 'audio/opus', 'audio/pcm')
+  @ApiOkResponse({ description: 'Audio bytes' })
+  @ApiErrorResponses(400, 401, 403, 429, 502, 504)
+  speech(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.handle('speech', request, reply);
+  }
+
+  @Post('audio/transcriptions')
+  @HttpCode(200)
+  @AcceptsBody('multipart/form-data')
+  @ApiOperation({ operationId: 'createTranscription', summary: 'Speech to text (multipart upload)' })
+  @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.transcription })
+  @ApiProduces('application/json', 'text/plain')
+  @ApiOkResponse({ description: '{ text, ... }, or the transcript as text, SRT or VTT (response_format)' })
+  @ApiErrorResponses(400, 401, 403, 415, 429, 502, 504)
+  transcription(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.handleMultipart('transcription', request, reply);
+  }
+
+  @Post('images/generations')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'createImage', summary: 'Image generation' })
+  @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.image_generation })
+  @ApiOkResponse({ description: '{ created, data: [{ url | b64_json, revised_prompt }], usage }' })
+  @ApiErrorResponses(400, 401, 403, 429, 502, 504)
+  imageGeneration(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.handle('image_generation', request, reply);
+  }
+
+  @Post('images/edits')
+  @HttpCode(200)
+  @AcceptsBody('multipart/form-data')
+  @ApiOperation({ operationId: 'createImageEdit', summary: 'Image edit (multipart upload)' })
+  @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.image_edit })
+  @ApiOkResponse({ description: '{ created, data: [{ url | b64_json }], usage }' })
+  @ApiErrorResponses(400, 401, 403, 415, 429, 502, 504)
+  imageEdit(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.handleMultipart('image_edit', request, reply);
+  }
+
+  @Post('images/variations')
+  @HttpCode(200)
+  @AcceptsBody('multipart/form-data')
+  @ApiOperation({ operationId: 'createImageVariation', summary: 'Image variation (multipart upload)' })
+  @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.image_variation })
+  @ApiOkResponse({ description: '{ created, data: [{ url | b64_json }] }' })
+  @ApiErrorResponses(400, 401, 403, 415, 429, 502, 504)
+  imageVariation(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.handleMultipart('image_variation', request, reply);
+  }
+
+  @Post('ocr')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'createOcr', summary: "Document OCR (Mistral's request and answer shape)" })
+  @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.ocr })
+  @ApiOkResponse({ description: '{ pages: [{ index, markdown, images, dimensions }], model, usage_info }' })
+  @ApiErrorResponses(400, 401, 403, 429, 502, 504)
+  ocr(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.handle('ocr', request, reply);
+  }
+
+  /** A multipart body (a Buffer, as the media-type gate hands it) becomes the canonical body first. */
+  private async handleMultipart(kind: InferenceKind, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (Buffer.isBuffer(request.body)) {
+      request.body = await parseMultipartForm(request.body, String(request.headers['content-type']));
+    }
+    return this.handle(kind, request, reply);
   }
 
   private handle(kind: InferenceKind, request: FastifyRequest, reply: FastifyReply): Promise<void> {
