@@ -46,7 +46,15 @@ function bodyFor(kind: InferenceKind, body: Json, model: string, stream: boolean
       return toCohereEmbedBody(body, model);
     case 'rerank':
       return toCohereRerankBody(body, model);
-    default:
+    case 'completions':
+    case 'responses':
+    case 'count_tokens':
+    case 'speech':
+    case 'transcription':
+    case 'image_generation':
+    case 'image_edit':
+    case 'image_variation':
+    case 'ocr':
       throw unsupported(kind);
   }
 }
@@ -76,7 +84,15 @@ export const cohereAdapter: ProviderAdapter = {
         return fromCohereEmbed(body, target);
       case 'rerank':
         return fromCohereRerank(body, target);
-      default:
+      case 'completions':
+      case 'responses':
+      case 'count_tokens':
+      case 'speech':
+      case 'transcription':
+      case 'image_generation':
+      case 'image_edit':
+      case 'image_variation':
+      case 'ocr':
         throw unsupported(kind);
     }
   },

@@ -91,7 +91,15 @@ function geminiCall(kind: InferenceKind, body: Json, target: ProviderTarget, str
       if (tools) counted.tools = tools;
       return post(target, url('countTokens'), counted);
     }
-    default:
+    case 'completions':
+    case 'responses':
+    case 'rerank':
+    case 'speech':
+    case 'transcription':
+    case 'image_generation':
+    case 'image_edit':
+    case 'image_variation':
+    case 'ocr':
       throw unsupported(kind, 'gemini');
   }
 }
@@ -150,7 +158,15 @@ export class VertexAdapter implements ProviderAdapter {
         return fromVertexPredictEmbeddings(body, target);
       case 'count_tokens':
         return { body: inputTokensBody(body.totalTokens) };
-      default:
+      case 'completions':
+      case 'responses':
+      case 'rerank':
+      case 'speech':
+      case 'transcription':
+      case 'image_generation':
+      case 'image_edit':
+      case 'image_variation':
+      case 'ocr':
         throw unsupported(kind, family);
     }
   }
