@@ -374,6 +374,7 @@ function judge(c: Case, answer: Answer, figures: Figures): void {
   }
   // The A2A JSON-RPC binding answers a JSON-RPC error whose `data` is the GatewayError.
   if (c.op.path.endsWith('/jsonrpc') && body?.jsonrpc === '2.0') body = body.error?.data;
+  body = gatewayErrorOfNative(c.op.path, body, answer.status);
   const isGatewayError =
     body?.is_gateway_error === true &&
     typeof body.event_id === 'string' &&
@@ -389,6 +390,30 @@ function judge(c: Case, answer: Answer, figures: Figures): void {
   if (mustName && !namesAField(c.op, param) && !namesAnUnknownField(c.op, param, body.error.message)) {
     figures.wrongParams.push(`${where}: param ${JSON.stringify(param)} (${body.error.message})`);
   }
+}
+
+/**
+ * The provider-format routes answer in their provider's error shape and keep the GatewayError's fields inside it
+ * (docs/inference.md): Anthropic's `error{}` carries `code`, `param` and `event_id`; Google's `details` carry an
+ * ErrorInfo (`reason` = our code, `metadata.event_id`) and a BadRequest naming the field. Read back as a GatewayError
+ * so the same judgement applies; Bedrock's and Cohere's bodies are GatewayErrors with a `message` beside.
+ */
+function gatewayErrorOfNative(path: string, body: any, status: number): any {
+  if (/^(\/[a-z]+)?\/anthropic\//.test(path) && body?.type === 'error') {
+    return { is_gateway_error: true, event_id: body.error?.event_id, status_code: status, error: body.error };
+  }
+  if (/^(\/[a-z]+)?\/genai\//.test(path) && Array.isArray(body?.error?.details)) {
+    const details = body.error.details as Array<Record<string, any>>;
+    const info = details.find((d) => String(d['@type']).endsWith('ErrorInfo'));
+    const badRequest = details.find((d) => String(d['@type']).endsWith('BadRequest'));
+    return {
+      is_gateway_error: true,
+      event_id: info?.metadata?.event_id,
+      status_code: status,
+      error: { code: info?.reason, param: badRequest?.fieldViolations?.[0]?.field, message: body.error.message },
+    };
+  }
+  return body;
 }
 
 describe(`bad-input sweep over the OpenAPI document (${RUN_MODE})`, () => {

@@ -105,7 +105,7 @@ describe('provider format: Azure-style /openai/openai/deployments', () => {
     expect(seen(s.sim).at(-1).path).toBe('/azure/openai/deployments/dep-4o/completions');
   });
 
-  it('an unknown deployment is a 404 DeploymentNotFound GatewayError; no upstream call', async () => {
+  it('an unknown deployment is a 404 deployment_not_found GatewayError; no upstream call', async () => {
     const failure = await azure('groq/llama-3.3-70b')
       .chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'x' }] })
       .catch((e: unknown) => e);
@@ -116,7 +116,7 @@ describe('provider format: Azure-style /openai/openai/deployments', () => {
         messages: [{ role: 'user', content: 'x' }],
       });
     expect(raw.status, raw.text).toBe(404);
-    expect(raw.body.error.code).toBe('DeploymentNotFound');
+    expect(raw.body.error.code).toBe('deployment_not_found');
     expect(raw.body.error.param).toBe('deployment');
     expect(raw.body.status_code).toBe(404);
     expect(raw.body.is_gateway_error).toBe(true);

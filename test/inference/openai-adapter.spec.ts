@@ -63,9 +63,11 @@ describe('registry', () => {
     for (const id of [...OPENAI_COMPATIBLE, 'azure'] as ProviderId[]) expect(adapterFor(id), id).toBeDefined();
   });
 
-  it('leaves out the providers that are not plainly OpenAI-shaped', () => {
+  it('serves the providers that are not plainly OpenAI-shaped with their own adapters, not the OpenAI-compatible one', () => {
     for (const id of ['github-copilot', 'opencode-go', 'opencode-zen', 'bedrock_mantle'] as ProviderId[]) {
-      expect(adapterFor(id), id).toBeUndefined();
+      expect(adapterFor(id), id).toBeDefined();
+      expect(adapterFor(id), id).not.toBe(adapterFor('openai'));
+      expect(adapterFor(id)!.constructor, id).not.toBe(adapterFor('groq')!.constructor);
     }
   });
 });
@@ -169,7 +171,7 @@ describe('kinds per provider', () => {
     ],
     ['groq', ['chat', 'transcription']],
     ['perplexity', ['chat']],
-    ['huggingface', ['chat']],
+    ['huggingface', ['chat', 'embeddings']],
     ['sarvam', ['chat']],
     ['mistral', ['chat', 'embeddings', 'ocr']],
     ['deepseek', ['chat', 'completions']],

@@ -16,7 +16,17 @@ const MESSAGES_SCHEMA = {
   properties: {
     model: { type: 'string', description: "A bare model is Anthropic's; `<provider>/<model>` names another provider" },
     max_tokens: { type: 'integer', minimum: 1 },
-    messages: { type: 'array', items: { type: 'object' } },
+    messages: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['role', 'content'],
+        properties: {
+          role: { type: 'string', enum: ['user', 'assistant'] },
+          content: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }] },
+        },
+      },
+    },
     system: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }] },
     tools: { type: 'array', items: { type: 'object' } },
     tool_choice: { type: 'object' },

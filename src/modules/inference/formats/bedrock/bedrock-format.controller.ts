@@ -17,11 +17,21 @@ const MODEL_ID = {
   description: 'A Bedrock model id, or `<provider>/<model>` URL-encoded (`openai%2Fgpt-4o`) for another provider',
 };
 
+/** A turn: its role and its content blocks (each block is one of the Converse or Messages block shapes). */
+const MESSAGE = {
+  type: 'object',
+  required: ['role', 'content'],
+  properties: {
+    role: { type: 'string', enum: ['user', 'assistant'] },
+    content: { type: 'array', items: { type: 'object' } },
+  },
+};
+
 const CONVERSE_BODY = {
   type: 'object',
   required: ['messages'],
   properties: {
-    messages: { type: 'array', items: { type: 'object' } },
+    messages: { type: 'array', items: MESSAGE },
     system: { type: 'array', items: { type: 'object' } },
     inferenceConfig: { type: 'object' },
     toolConfig: { type: 'object' },
@@ -35,7 +45,7 @@ const CLAUDE_BODY = {
   properties: {
     anthropic_version: { type: 'string', example: 'bedrock-2023-05-31' },
     max_tokens: { type: 'integer' },
-    messages: { type: 'array', items: { type: 'object' } },
+    messages: { type: 'array', items: MESSAGE },
   },
 };
 

@@ -25,7 +25,7 @@ const OPERATIONS = {
  * `POST /openai/openai/deployments/{deployment}/chat/completions|completions|embeddings?api-version=…` (the
  * api-version is accepted and not needed). The deployment names the model: `openai%2Fgpt-4o` (URL-encoded, or
  * unencoded as two path segments) is `openai/gpt-4o`, a bare `gpt-4o` is `azure/gpt-4o`. A deployment the gateway cannot route answers Azure's 404
- * `DeploymentNotFound`. Everything else is /v1.
+ * `deployment_not_found`. Everything else is /v1.
  */
 @ApiTags('Provider formats')
 @Controller(formatPaths('openai/openai/deployments'))
@@ -91,6 +91,6 @@ function unknownDeployment(err: unknown, deployment: string): unknown {
     404,
     'deployment_not_found',
     `The API deployment '${deployment}' does not exist: ${err.message}`,
-    { param: 'deployment', reason: err.reason, wireCode: 'DeploymentNotFound', extraFields: err.extraFields },
+    { param: 'deployment', reason: err.reason, extraFields: err.extraFields },
   );
 }
