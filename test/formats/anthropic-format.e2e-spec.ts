@@ -129,6 +129,21 @@ describe(`provider format: /anthropic (${RUN_MODE})`, () => {
     expect(gemini).toEqual({ input_tokens: expect.any(Number) });
     expect(gemini.input_tokens).toBeGreaterThan(0);
     expect(seen(s.sim).at(-1).path).toBe('/gemini/v1beta/models/gemini-2.0-flash:countTokens');
+    // OpenAI counts a Responses-shaped prompt: the chat messages arrive as `instructions` and `input` items.
+    const openai = await client().messages.countTokens({
+      model: 'openai/gpt-4o-mini',
+      system: 'be brief',
+      messages: [{ role: 'user', content: 'count these four words' }],
+    });
+    expect(openai.input_tokens).toBe(6); // one token per word, instructions included
+    const upstream = seen(s.sim).at(-1);
+    expect(upstream.path).toBe('/openai/v1/responses/input_tokens');
+    expect(upstream.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      instructions: 'be brief',
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'count these four words' }] }],
+    });
+    expect(upstream.body.messages).toBeUndefined();
   });
 
   it('a tool_use streamed from OpenAI arrives as a tool_use block with input_json_delta', async () => {

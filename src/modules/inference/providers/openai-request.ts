@@ -1,6 +1,7 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import type { InferenceKind, Json, ProviderTarget } from './provider-adapter.js';
+import { chatPromptAsResponsesInput } from '../translation/chat-to-responses-input.js';
 import { asObject, copyWithout } from './wire-json.js';
 
 /** Set per call by `openAiRequestBody`, never copied from the caller's body. */
@@ -43,7 +44,10 @@ export function openAiRequestBody(
   stream: boolean,
   options: { streamUsage?: boolean } = {},
 ): Json {
-  const out = copyWithout(body, STREAM_FLAGS);
+  const out = copyWithout(
+    kind === 'count_tokens' && body.messages !== undefined ? chatPromptAsResponsesInput(body) : body,
+    STREAM_FLAGS,
+  );
   out.model = model;
   if (stream && (kind === 'chat' || kind === 'completions')) {
     out.stream = true;
