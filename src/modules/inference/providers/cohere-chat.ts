@@ -70,8 +70,8 @@ function translateMessages(raw: unknown): Json[] {
   });
 }
 
-/** A string, or text parts joined (system and tool messages take text only). */
-function textContent(content: unknown, param: string): string {
+/** A string, or text parts joined (system and tool messages take text only). Cohere's own text content is the same. */
+export function textContent(content: unknown, param: string): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) throw invalid(param, 'content must be a string or an array of text parts');
   return content
@@ -82,7 +82,8 @@ function textContent(content: unknown, param: string): string {
     .join('');
 }
 
-function userContent(content: unknown, param: string): string | Json[] {
+/** A user turn's content: a string, or text and image_url parts (the same in OpenAI's and Cohere's shapes). */
+export function userContent(content: unknown, param: string): string | Json[] {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) throw invalid(param, 'content must be a string or an array of parts');
   return content.map((part: unknown, j) => {

@@ -1,5 +1,6 @@
 import { GatewayException } from '../../../../core/errors/gateway.exception.js';
 import type { Json } from '../../providers/provider-adapter.js';
+import { textContent, userContent } from '../../providers/cohere-chat.js';
 import { isJsonObject } from '../../providers/wire-json.js';
 import { parseModelRef } from '../../routing/model-ref.js';
 import { canonicalModel } from '../format-routes.js';
@@ -71,12 +72,13 @@ function message(raw: unknown, param: string): Json {
   if (!isJsonObject(raw)) throw invalid(param, 'each message must be an object');
   switch (raw.role) {
     case 'system':
-      return { role: 'system', content: text(raw.content, `${param}.content`) };
+      return { role: 'system', content: textContent(raw.content, `${param}.content`) };
     case 'user':
       return { role: 'user', content: userContent(raw.content, `${param}.content`) };
     case 'assistant': {
       const out: Json = { role: 'assistant' };
-      const said = raw.content === undefined || raw.content === null ? '' : text(raw.content, `${param}.content`);
+      const said =
+        raw.content === undefined || raw.content === null ? '' : textContent(raw.content, `${param}.content`);
       const plan = typeof raw.tool_plan === 'string' ? raw.tool_plan : '';
       out.content = said || plan || null;
       if (Array.isArray(raw.tool_calls) && raw.tool_calls.length > 0) out.tool_calls = raw.tool_calls;
@@ -90,31 +92,6 @@ function message(raw: unknown, param: string): Json {
     default:
       throw invalid(`${param}.role`, 'role must be one of system, user, assistant, tool');
   }
-}
-
-/** A string or `[{ type: 'text', text }]`, as one string. */
-function text(content: unknown, param: string): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw invalid(param, 'content must be a string or an array of text parts');
-  return content
-    .map((part: unknown, j) => {
-      if (!isJsonObject(part) || typeof part.text !== 'string') throw invalid(`${param}[${j}]`, 'parts must be text');
-      return part.text;
-    })
-    .join('');
-}
-
-function userContent(content: unknown, param: string): string | Json[] {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw invalid(param, 'content must be a string or an array of parts');
-  return content.map((part: unknown, j) => {
-    const at = `${param}[${j}]`;
-    if (!isJsonObject(part)) throw invalid(at, 'each content part must be an object');
-    if (part.type === 'text' && typeof part.text === 'string') return { type: 'text', text: part.text };
-    if (part.type === 'image_url' && isJsonObject(part.image_url) && typeof part.image_url.url === 'string')
-      return { type: 'image_url', image_url: { url: part.image_url.url } };
-    throw invalid(`${at}.type`, 'content part type must be text or image_url');
-  });
 }
 
 /** A tool result: a string, or text and document parts (a document's data as JSON text). */
