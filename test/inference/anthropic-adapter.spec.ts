@@ -736,8 +736,18 @@ describe('anthropic: models', () => {
       last_id: 'claude-3-5-haiku-20241022',
     });
     expect(models).toEqual([
-      { id: 'claude-sonnet-4-5-20250929', owned_by: 'anthropic', created: Date.UTC(2025, 8, 29) / 1000 },
-      { id: 'claude-3-5-haiku-20241022', owned_by: 'anthropic', created: Date.UTC(2024, 9, 22) / 1000 },
+      {
+        id: 'claude-sonnet-4-5-20250929',
+        owned_by: 'anthropic',
+        display_name: 'Claude Sonnet 4.5',
+        created: Date.UTC(2025, 8, 29) / 1000,
+      },
+      {
+        id: 'claude-3-5-haiku-20241022',
+        owned_by: 'anthropic',
+        display_name: 'Claude Haiku 3.5',
+        created: Date.UTC(2024, 9, 22) / 1000,
+      },
     ]);
   });
 });

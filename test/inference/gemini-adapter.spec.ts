@@ -636,8 +636,15 @@ describe('gemini: models', () => {
         nextPageToken: 'Ch9tb2RlbHMvZ2VtaW5p',
       }),
     ).toEqual([
-      { id: 'gemini-2.5-flash', owned_by: 'google' },
-      { id: 'gemini-embedding-001', owned_by: 'google' },
+      {
+        id: 'gemini-2.5-flash',
+        owned_by: 'google',
+        display_name: 'Gemini 2.5 Flash',
+        methods: ['generateContent', 'countTokens'],
+        input_token_limit: 1048576,
+        output_token_limit: 65536,
+      },
+      { id: 'gemini-embedding-001', owned_by: 'google', display_name: 'Gemini Embedding 001' },
     ]);
   });
 });

@@ -68,6 +68,7 @@ export const ERROR_CODES = {
   log_not_found: 404,
   routing_rule_not_found: 404,
   deployment_not_found: 404,
+  model_not_found: 404,
   pricing_override_not_found: 404,
   circuit_breaker_policy_not_found: 404,
   circuit_not_found: 404,

@@ -71,6 +71,14 @@ import { InferenceController } from './v1/inference.controller.js';
     RequestLogRecorder,
     RequestLogQuery,
   ],
-  exports: [ProviderCatalog, PriceTable, InferenceMetrics, InferenceRouter, InferencePipeline],
+  exports: [
+    ProviderCatalog,
+    PriceTable,
+    InferenceMetrics,
+    InferenceRouter,
+    InferencePipeline,
+    ModelListingService,
+    InferenceAccess,
+  ],
 })
 export class InferenceModule {}

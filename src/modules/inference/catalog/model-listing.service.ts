@@ -15,6 +15,12 @@ import type { ProviderModelDto, ProviderModelListDto } from './dto/models.dto.js
 import { ProviderCatalog } from './provider-catalog.service.js';
 import type { ConfiguredKey, ConfiguredProvider } from './provider-snapshot.js';
 
+/** A model some key of `provider` lists; `ref` is `<provider>/<model>`, as /v1 takes it. */
+export interface CatalogModel extends ListedModel {
+  provider: ProviderId;
+  ref: string;
+}
+
 /** Largest model list read from a provider (OpenRouter's is a few hundred KiB). */
 const MAX_LIST_BYTES = 8 * 1024 * 1024;
 
@@ -38,27 +44,36 @@ export class ModelListingService {
   ) {}
 
   async list(only?: ProviderId): Promise<ProviderModelListDto> {
+    const { models, statuses } = await this.collect(only);
+    const list = models.map((m): ProviderModelDto => ({
+      id: m.ref,
+      provider: m.provider,
+      ...(m.owned_by === undefined ? {} : { owned_by: m.owned_by }),
+      ...(m.created === undefined ? {} : { created: m.created }),
+    }));
+    return { models: list, count: list.length, key_statuses: statuses };
+  }
+
+  /** Every model of every provider, once, with what its provider said of it (the provider-format listings). */
+  async models(): Promise<CatalogModel[]> {
+    return (await this.collect()).models;
+  }
+
+  private async collect(only?: ProviderId): Promise<{ models: CatalogModel[]; statuses: KeyStatusDto[] }> {
     const snapshot = await this.catalog.snapshot();
     const providers = snapshot.all().filter((p) => only === undefined || p.id === only);
     const listings = await Promise.all(
       providers.flatMap((p) => p.keys.filter((k) => k.enabled).map((k) => this.listKey(p, k))),
     );
-    const models = new Map<string, ProviderModelDto>();
+    const models = new Map<string, CatalogModel>();
     for (const listing of listings) {
       const provider = listing.status.provider;
       for (const model of listing.models) {
-        const id = `${provider}/${model.id}`;
-        if (models.has(id)) continue;
-        models.set(id, {
-          id,
-          provider,
-          ...(model.owned_by === undefined ? {} : { owned_by: model.owned_by }),
-          ...(model.created === undefined ? {} : { created: model.created }),
-        });
+        const ref = `${provider}/${model.id}`;
+        if (!models.has(ref)) models.set(ref, { ...model, provider, ref });
       }
     }
-    const list = [...models.values()];
-    return { models: list, count: list.length, key_statuses: listings.map((l) => l.status) };
+    return { models: [...models.values()], statuses: listings.map((l) => l.status) };
   }
 
   private async listKey(provider: ConfiguredProvider, key: ConfiguredKey): Promise<KeyListing> {

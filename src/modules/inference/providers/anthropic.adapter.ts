@@ -80,6 +80,7 @@ export const anthropicAdapter: ProviderAdapter = {
     return data.flatMap((m) => {
       if (typeof m.id !== 'string') return [];
       const model: ListedModel = { id: m.id, owned_by: 'anthropic' };
+      if (typeof m.display_name === 'string') model.display_name = m.display_name;
       const created = typeof m.created_at === 'string' ? Date.parse(m.created_at) : NaN;
       if (!Number.isNaN(created)) model.created = Math.floor(created / 1000);
       return [model];

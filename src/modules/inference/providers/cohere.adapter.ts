@@ -13,7 +13,7 @@ import type {
   StreamDecoder,
   UpstreamCall,
 } from './provider-adapter.js';
-import { jsonObjects } from './wire-json.js';
+import { jsonObjects, strings } from './wire-json.js';
 
 export const COHERE_DEFAULT_BASE_URL = 'https://api.cohere.ai';
 
@@ -113,8 +113,12 @@ export const cohereAdapter: ProviderAdapter = {
   },
 
   parseListModels(body: Json): ListedModel[] {
-    return jsonObjects(body.models).flatMap((m) =>
-      typeof m.name === 'string' ? [{ id: m.name, owned_by: 'cohere' }] : [],
-    );
+    return jsonObjects(body.models).flatMap((m) => {
+      if (typeof m.name !== 'string') return [];
+      const model: ListedModel = { id: m.name, owned_by: 'cohere' };
+      if (Array.isArray(m.endpoints)) model.methods = strings(m.endpoints);
+      if (typeof m.context_length === 'number') model.input_token_limit = m.context_length;
+      return [model];
+    });
   },
 };

@@ -15,7 +15,7 @@ import type {
   StreamDecoder,
   UpstreamCall,
 } from './provider-adapter.js';
-import { jsonObjects } from './wire-json.js';
+import { jsonObjects, strings } from './wire-json.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 /** The API's page maximum: one call lists every model. */
@@ -105,7 +105,14 @@ export const geminiAdapter: ProviderAdapter = {
   },
 
   parseListModels(body: Json): ListedModel[] {
-    const models = jsonObjects(body.models);
-    return models.flatMap((m) => (typeof m.name === 'string' ? [{ id: bareModel(m.name), owned_by: 'google' }] : []));
+    return jsonObjects(body.models).flatMap((m) => {
+      if (typeof m.name !== 'string') return [];
+      const model: ListedModel = { id: bareModel(m.name), owned_by: 'google' };
+      if (typeof m.displayName === 'string') model.display_name = m.displayName;
+      if (Array.isArray(m.supportedGenerationMethods)) model.methods = strings(m.supportedGenerationMethods);
+      if (typeof m.inputTokenLimit === 'number') model.input_token_limit = m.inputTokenLimit;
+      if (typeof m.outputTokenLimit === 'number') model.output_token_limit = m.outputTokenLimit;
+      return [model];
+    });
   },
 };

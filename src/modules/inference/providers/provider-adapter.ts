@@ -191,6 +191,12 @@ export interface ListedModel {
   id: string;
   owned_by?: string;
   created?: number;
+  /** What the provider says about the model, when its list says it (the provider-format listings repeat it). */
+  display_name?: string;
+  /** The provider's own operation names (Gemini's generation methods, Cohere's endpoints). */
+  methods?: string[];
+  input_token_limit?: number;
+  output_token_limit?: number;
 }
 
 /**

@@ -58,3 +58,7 @@ export function asCode(v: unknown): string | undefined {
   if (typeof v === 'string') return v || undefined;
   return typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
 }
+
+/** The strings of a list (other members dropped). */
+export const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? (v as unknown[]).filter((x): x is string => typeof x === 'string') : [];

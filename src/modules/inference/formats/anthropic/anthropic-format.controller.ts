@@ -1,13 +1,22 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VirtualKeyAuth } from '../../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../../core/errors/api-errors.decorator.js';
 import { NativeErrors } from '../../../../core/errors/error-context.js';
+import { ModelListingService } from '../../catalog/model-listing.service.js';
+import { InferenceAccess } from '../../v1/inference-access.js';
 import { InferencePipeline } from '../../v1/inference-pipeline.js';
+import { findModel } from '../format-model-list.js';
 import { formatPaths } from '../format-routes.js';
 import type { NativeOperation } from '../native-format.js';
 import { ANTHROPIC_COUNT_TOKENS, ANTHROPIC_FORMAT, ANTHROPIC_MESSAGES } from './anthropic-format.js';
+import {
+  anthropicModelInfo,
+  anthropicModelPage,
+  type AnthropicModelInfo,
+  type AnthropicModelPage,
+} from './anthropic-model-list.js';
 
 /** The request body as Anthropic documents it (validated by the conversion, which names the native field). */
 const MESSAGES_SCHEMA = {
@@ -50,7 +59,39 @@ const MESSAGES_SCHEMA = {
 @VirtualKeyAuth({ optional: true })
 @NativeErrors((response) => ANTHROPIC_FORMAT.renderError(response))
 export class AnthropicFormatController {
-  constructor(private readonly pipeline: InferencePipeline) {}
+  constructor(
+    private readonly pipeline: InferencePipeline,
+    private readonly access: InferenceAccess,
+    private readonly listing: ModelListingService,
+  ) {}
+
+  @Get('v1/models')
+  @ApiOperation({
+    operationId: 'anthropicFormatListModels',
+    summary: "Models of every configured provider (Anthropic's bare, others `<provider>/<model>`), paged",
+  })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000, default: 20 } })
+  @ApiQuery({ name: 'after_id', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'before_id', required: false, schema: { type: 'string' } })
+  @ApiOkResponse({
+    description: '{ data: [{ type: "model", id, display_name, created_at }], has_more, first_id, last_id }',
+  })
+  @ApiErrorResponses(400, 401, 403)
+  async listModels(@Req() request: FastifyRequest): Promise<AnthropicModelPage> {
+    this.access.directKeyOf(request);
+    return anthropicModelPage(await this.listing.models(), (request.query ?? {}) as Record<string, unknown>);
+  }
+
+  @Get('v1/models/*')
+  @ApiOperation({ operationId: 'anthropicFormatGetModel', summary: 'One model, or not_found_error' })
+  @ApiParam({ name: '*', description: 'The model id as the list shows it', schema: { type: 'string' } })
+  @ApiOkResponse({ description: '{ type: "model", id, display_name, created_at }' })
+  @ApiErrorResponses(401, 403, 404)
+  async getModel(@Req() request: FastifyRequest): Promise<AnthropicModelInfo> {
+    this.access.directKeyOf(request);
+    const id = (request.params as Record<string, string | undefined>)['*'] ?? '';
+    return anthropicModelInfo(findModel(await this.listing.models(), id, 'anthropic', 'model_id'));
+  }
 
   @Post('v1/messages')
   @HttpCode(200)

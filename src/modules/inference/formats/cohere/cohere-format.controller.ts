@@ -1,13 +1,16 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VirtualKeyAuth } from '../../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../../core/errors/api-errors.decorator.js';
 import { NativeErrors } from '../../../../core/errors/error-context.js';
+import { ModelListingService } from '../../catalog/model-listing.service.js';
+import { InferenceAccess } from '../../v1/inference-access.js';
 import { InferencePipeline } from '../../v1/inference-pipeline.js';
 import { formatPaths } from '../format-routes.js';
 import type { NativeOperation } from '../native-format.js';
 import { cohereChat, cohereEmbed, cohereRerank, renderCohereError } from './cohere-format.js';
+import { cohereModelPage, type CohereModel } from './cohere-model-list.js';
 
 const model = { type: 'string', description: 'A Cohere model, or `<provider>/<model>` of any provider' };
 const CHAT_BODY = {
@@ -42,7 +45,26 @@ const RERANK_BODY = {
 @VirtualKeyAuth({ optional: true })
 @NativeErrors(renderCohereError)
 export class CohereFormatController {
-  constructor(private readonly pipeline: InferencePipeline) {}
+  constructor(
+    private readonly pipeline: InferencePipeline,
+    private readonly access: InferenceAccess,
+    private readonly listing: ModelListingService,
+  ) {}
+
+  @Get('v1/models')
+  @ApiOperation({
+    operationId: 'cohereFormatListModels',
+    summary: "Models of every configured provider (Cohere's bare, others `<provider>/<model>`), paged",
+  })
+  @ApiQuery({ name: 'page_size', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000, default: 20 } })
+  @ApiQuery({ name: 'page_token', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'endpoint', required: false, schema: { type: 'string' }, description: 'Only models serving it' })
+  @ApiOkResponse({ description: '{ models: [{ name, endpoints, finetuned, context_length? }], next_page_token? }' })
+  @ApiErrorResponses(400, 401, 403)
+  async listModels(@Req() request: FastifyRequest): Promise<{ models: CohereModel[]; next_page_token?: string }> {
+    this.access.directKeyOf(request);
+    return cohereModelPage(await this.listing.models(), (request.query ?? {}) as Record<string, unknown>);
+  }
 
   @Post('v2/chat')
   @HttpCode(200)

@@ -1,14 +1,18 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataPlaneAuthenticator } from '../../../../core/auth/data-plane-authenticator.js';
 import { VirtualKeyAuth } from '../../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../../core/errors/api-errors.decorator.js';
 import { NativeErrors } from '../../../../core/errors/error-context.js';
+import { ModelListingService } from '../../catalog/model-listing.service.js';
+import { InferenceAccess } from '../../v1/inference-access.js';
 import { InferencePipeline } from '../../v1/inference-pipeline.js';
+import { findModel } from '../format-model-list.js';
 import { formatPaths } from '../format-routes.js';
 import { renderGenaiError } from './genai-error.js';
 import { GENAI_ACTIONS, genaiOperation, parseModelAction } from './genai-format.js';
+import { genaiModel, genaiModelPage, type GenaiModel } from './genai-model-list.js';
 
 type Query = Record<string, string | undefined>;
 
@@ -26,7 +30,41 @@ export class GenaiFormatController {
   constructor(
     private readonly pipeline: InferencePipeline,
     private readonly dataPlane: DataPlaneAuthenticator,
+    private readonly access: InferenceAccess,
+    private readonly listing: ModelListingService,
   ) {}
+
+  @Get(['v1beta/models', 'v1/models'])
+  @ApiOperation({
+    operationId: 'genaiListModels',
+    summary: "Models of every configured provider (Gemini's `models/<id>`, others `models/<provider>/<model>`), paged",
+  })
+  @ApiQuery({ name: 'pageSize', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50 } })
+  @ApiQuery({ name: 'pageToken', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'key', required: false, description: 'The virtual key, when not sent as x-goog-api-key' })
+  @ApiOkResponse({ description: '{ models: [{ name, displayName, supportedGenerationMethods, … }], nextPageToken? }' })
+  @ApiErrorResponses(400, 401, 403)
+  async listModels(@Req() request: FastifyRequest): Promise<{ models: GenaiModel[]; nextPageToken?: string }> {
+    const query = (request.query ?? {}) as Query;
+    await this.authenticateQueryKey(request, query);
+    this.access.directKeyOf(request);
+    return genaiModelPage(await this.listing.models(), query);
+  }
+
+  /** GET and POST are separate route tables: this wildcard never takes a `:generateContent` POST. */
+  @Get(['v1beta/models/*', 'v1/models/*'])
+  @ApiOperation({ operationId: 'genaiGetModel', summary: 'One model, or NOT_FOUND' })
+  @ApiQuery({ name: 'key', required: false, description: 'The virtual key, when not sent as x-goog-api-key' })
+  @ApiOkResponse({
+    description: '{ name, displayName, supportedGenerationMethods, inputTokenLimit?, outputTokenLimit? }',
+  })
+  @ApiErrorResponses(401, 403, 404)
+  async getModel(@Req() request: FastifyRequest): Promise<GenaiModel> {
+    await this.authenticateQueryKey(request, (request.query ?? {}) as Query);
+    this.access.directKeyOf(request);
+    const id = (request.params as Query)['*'] ?? '';
+    return genaiModel(findModel(await this.listing.models(), id.replace(/^models\//, ''), 'gemini', 'model'));
+  }
 
   @Post(['v1beta/models/*', 'v1/models/*'])
   @HttpCode(200)

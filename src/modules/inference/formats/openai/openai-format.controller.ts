@@ -1,13 +1,16 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VirtualKeyAuth } from '../../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../../core/errors/api-errors.decorator.js';
+import { ModelListingService } from '../../catalog/model-listing.service.js';
+import { InferenceAccess } from '../../v1/inference-access.js';
 import { InferencePipeline } from '../../v1/inference-pipeline.js';
 import { INFERENCE_BODY_SCHEMAS } from '../../v1/inference-schemas.js';
 import { FRAMEWORK_PREFIXES } from '../format-routes.js';
 import type { NativeOperation } from '../native-format.js';
 import { openAiOperation } from './openai-format.js';
+import { openAiModelList, type OpenAiModelList } from './openai-model-list.js';
 
 const OPERATIONS: Record<'chat' | 'completions' | 'responses' | 'embeddings' | 'count_tokens', NativeOperation> = {
   chat: openAiOperation('chat'),
@@ -25,7 +28,23 @@ const OPERATIONS: Record<'chat' | 'completions' | 'responses' | 'embeddings' | '
 @Controller(['openai/v1', 'openai', ...FRAMEWORK_PREFIXES.map((framework) => `${framework}/v1`)])
 @VirtualKeyAuth({ optional: true })
 export class OpenAiFormatController {
-  constructor(private readonly pipeline: InferencePipeline) {}
+  constructor(
+    private readonly pipeline: InferencePipeline,
+    private readonly access: InferenceAccess,
+    private readonly listing: ModelListingService,
+  ) {}
+
+  @Get('models')
+  @ApiOperation({
+    operationId: 'openaiFormatListModels',
+    summary: 'Models of every configured provider, as `<provider>/<model>` ids (what /v1/models lists)',
+  })
+  @ApiOkResponse({ description: '{ object: "list", data: [{ id, object: "model", created, owned_by }] }' })
+  @ApiErrorResponses(401, 403)
+  async models(@Req() request: FastifyRequest): Promise<OpenAiModelList> {
+    this.access.directKeyOf(request);
+    return openAiModelList(await this.listing.models());
+  }
 
   @Post('chat/completions')
   @HttpCode(200)

@@ -1,0 +1,69 @@
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { CatalogModel } from '../catalog/model-listing.service.js';
+import { canonicalModel } from './format-routes.js';
+
+/**
+ * Helpers of the provider-format model listings (`GET /anthropic/v1/models`, `/genai/v1beta/models`, …): which id a
+ * format shows, how a route's id finds its model, and paging by offset.
+ */
+
+/**
+ * The id a format's listing shows: the format's own provider's models bare, as its SDK names them, every other one
+ * `<provider>/<model>`; the format's inference routes take either back (see `canonicalModel`).
+ */
+export function nativeModelId(model: CatalogModel, own: ProviderId): string {
+  return model.provider === own ? model.id : model.ref;
+}
+
+/** The model a format's route names (bare = the format's own provider), or a 404 `model_not_found`. */
+export function findModel(models: CatalogModel[], id: string, own: ProviderId, param: string): CatalogModel {
+  const ref = canonicalModel(id, own, param);
+  const found = models.find((m) => m.ref === ref);
+  if (!found) throw GatewayException.notFound('model', `No configured provider lists the model ${id}`);
+  return found;
+}
+
+/**
+ * The provider's own operation names for a model (Gemini's generation methods, Cohere's endpoints) when `model` is
+ * that provider's and its list said them; otherwise `guess`, from whether the name looks like an embedding model
+ * (other providers' lists do not say what a model does).
+ */
+export function operationsOf(
+  model: CatalogModel,
+  own: ProviderId,
+  guess: { generate: string[]; embed: string[] },
+): string[] {
+  if (model.provider === own && model.methods !== undefined) return model.methods;
+  return /embed/i.test(model.id) ? guess.embed : guess.generate;
+}
+
+/** A page size from the query: an integer in [1, max], `fallback` when absent. */
+export function pageSizeOf(value: unknown, param: string, fallback: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw GatewayException.validation(param, `${param} must be an integer from 1 to ${max}`);
+  }
+  return n;
+}
+
+/** Page tokens are opaque to clients: the offset of the page's first model. */
+export function pageToken(offset: number): string {
+  return Buffer.from(`offset:${offset}`).toString('base64url');
+}
+
+/** The offset a page token names (0 without one); a token we did not make is a 400 naming `param`. */
+export function offsetOf(token: unknown, param: string): number {
+  if (token === undefined || token === '') return 0;
+  const match =
+    typeof token === 'string' ? /^offset:(\d{1,9})$/.exec(Buffer.from(token, 'base64url').toString()) : null;
+  if (!match?.[1]) throw GatewayException.validation(param, `${param} is not a page token this gateway gave`);
+  return Number(match[1]);
+}
+
+/** One page of `items` from `offset`, with the token of the next page when there is one. */
+export function pageAt<T>(items: T[], offset: number, size: number): { page: T[]; next?: string } {
+  const page = items.slice(offset, offset + size);
+  return offset + size < items.length ? { page, next: pageToken(offset + size) } : { page };
+}
