@@ -8,8 +8,9 @@ import { chatToConverse } from '../../src/modules/inference/formats/bedrock/bedr
 import { ConverseStreamEncoder } from '../../src/modules/inference/formats/bedrock/bedrock-converse-stream.js';
 import { renderBedrockError } from '../../src/modules/inference/formats/bedrock/bedrock-errors.js';
 import { modelOfPath } from '../../src/modules/inference/formats/bedrock/bedrock-format.js';
-import { claudeToChat, invokeBodyOf } from '../../src/modules/inference/formats/bedrock/bedrock-invoke-request.js';
-import { chatToClaude } from '../../src/modules/inference/formats/bedrock/bedrock-invoke-response.js';
+import { claudeAsMessages, invokeBodyOf } from '../../src/modules/inference/formats/bedrock/bedrock-invoke-request.js';
+import { messageFromCanonical } from '../../src/modules/inference/formats/anthropic/anthropic-answer.js';
+import { messagesToCanonical } from '../../src/modules/inference/formats/anthropic/anthropic-request.js';
 import type { NativeFrame } from '../../src/modules/inference/formats/native-format.js';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
@@ -254,8 +255,8 @@ describe('bedrock format conversions (pure)', () => {
     expect(validation.body).toMatchObject({ message: 'messages needed', error: { param: 'messages' } });
   });
 
-  it('a Claude InvokeModel body → the canonical chat body; other model bodies are refused naming the body', () => {
-    const body = invokeBodyOf(
+  it('a Claude InvokeModel body → the /anthropic conversion of the same Messages body; others refused naming the body', () => {
+    const messages = claudeAsMessages(
       Buffer.from(
         JSON.stringify({
           anthropic_version: 'bedrock-2023-05-31',
@@ -278,18 +279,21 @@ describe('bedrock format conversions (pure)', () => {
           top_k: 3,
         }),
       ),
+      'anthropic/claude-sonnet-4',
+      false,
     );
-    expect(claudeToChat(body, 'anthropic/claude-sonnet-4', false)).toEqual({
+    expect(messages.anthropic_version).toBeUndefined();
+    expect(messagesToCanonical(messages).body).toMatchObject({
       model: 'anthropic/claude-sonnet-4',
       messages: [
-        { role: 'system', content: 'sys' },
-        { role: 'user', content: [{ type: 'text', text: 'q' }] },
+        { role: 'system', content: [{ type: 'text', text: 'sys' }] },
+        { role: 'user', content: 'q' },
         {
           role: 'assistant',
           content: null,
           tool_calls: [{ id: 'tu1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
         },
-        { role: 'tool', tool_call_id: 'tu1', content: 'r' },
+        { role: 'tool', tool_call_id: 'tu1', content: [{ type: 'text', text: 'r' }] },
         { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBO' } }] },
       ],
       max_tokens: 20,
@@ -302,7 +306,7 @@ describe('bedrock format conversions (pure)', () => {
     expect(() => invokeBodyOf({ prompt: 'llama' })).toThrow(expect.objectContaining({ param: 'body' }));
   });
 
-  it('the canonical answer → the Anthropic answer of InvokeModel', () => {
+  it('the canonical answer → the Anthropic answer of InvokeModel (the /anthropic conversion)', () => {
     const answer = {
       id: 'chatcmpl-9',
       model: 'gpt-4o-mini',
@@ -314,11 +318,10 @@ describe('bedrock format conversions (pure)', () => {
         },
       ],
     };
-    expect(chatToClaude(answer, usage, 'gpt-4o-mini')).toEqual({
-      id: 'msg_bdrk_9',
+    expect(messageFromCanonical(answer, usage, 'openai/gpt-4o-mini')).toMatchObject({
       type: 'message',
       role: 'assistant',
-      model: 'gpt-4o-mini',
+      model: 'openai/gpt-4o-mini',
       content: [
         { type: 'thinking', thinking: 'why', signature: '' },
         { type: 'text', text: 'cut' },

@@ -147,7 +147,7 @@ describe('provider format: /bedrock golden conversions', () => {
     expect(seen(s.sim).at(-1).body).toEqual({
       model: 'claude-sonnet-4',
       system: 'be brief',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'invoke golden' }] }],
+      messages: [{ role: 'user', content: 'invoke golden' }],
       max_tokens: 64,
     });
     const answer = JSON.parse(toUtf8(bytes));
@@ -185,7 +185,7 @@ describe('provider format: /bedrock golden conversions', () => {
       'message_delta',
       'message_stop',
     ]);
-    expect(events[0].message).toMatchObject({ role: 'assistant', model: 'gpt-4o-mini', content: [] });
+    expect(events[0].message).toMatchObject({ role: 'assistant', model: 'openai/gpt-4o-mini', content: [] });
     expect(events[1]).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     expect(events[2]).toEqual({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'echo:' } });
     expect(events[6]).toEqual({

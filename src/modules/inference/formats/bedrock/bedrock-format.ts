@@ -1,13 +1,13 @@
 import type { Json } from '../../providers/provider-adapter.js';
-import { asString } from '../../providers/wire-json.js';
 import { canonicalModel } from '../format-routes.js';
 import type { NativeFormat, NativeOperation } from '../native-format.js';
 import { converseToChat } from './bedrock-converse-request.js';
 import { chatToConverse } from './bedrock-converse-response.js';
 import { ConverseStreamEncoder } from './bedrock-converse-stream.js';
 import { renderBedrockError } from './bedrock-errors.js';
-import { claudeToChat, invokeBodyOf } from './bedrock-invoke-request.js';
-import { chatToClaude } from './bedrock-invoke-response.js';
+import { messageFromCanonical } from '../anthropic/anthropic-answer.js';
+import { messagesToCanonical } from '../anthropic/anthropic-request.js';
+import { claudeAsMessages } from './bedrock-invoke-request.js';
 import { ClaudeInvokeStreamEncoder } from './bedrock-invoke-stream.js';
 
 /**
@@ -51,19 +51,13 @@ function converse(stream: boolean): NativeOperation {
   };
 }
 
-/** The model an Anthropic answer names: the one the provider says served, else the one asked for. */
-function answeredModel(answer: Json, request: Json): string {
-  return asString(answer.model) ?? String(request.model);
-}
-
+/** InvokeModel with a Claude body: the `/anthropic` format's conversions, the model from the path. */
 function invoke(stream: boolean): NativeOperation {
   return {
     kind: 'chat',
-    toCanonical(body, params) {
-      return { body: claudeToChat(invokeBodyOf(body), modelOfPath(params), stream), stream };
-    },
-    fromCanonical: (answer, usage, request) => chatToClaude(answer, usage, answeredModel(answer, request.body)),
-    streamEncoder: (request) => new ClaudeInvokeStreamEncoder(String(request.body.model)),
+    toCanonical: (body, params) => messagesToCanonical(claudeAsMessages(body, modelOfPath(params), stream)),
+    fromCanonical: (answer, usage, request) => messageFromCanonical(answer, usage, request.body.model),
+    streamEncoder: (request) => new ClaudeInvokeStreamEncoder(request.body.model),
   };
 }
 
