@@ -115,6 +115,25 @@ describe(`provider format: /anthropic (${RUN_MODE})`, () => {
     });
   }
 
+  it("the caller's anthropic-beta header reaches Anthropic beside the provider's own, and never another provider", async () => {
+    await client().messages.create(
+      { model: 'claude-sonnet-4-5', max_tokens: 32, messages: [{ role: 'user', content: 'beta' }] },
+      { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } },
+    );
+    const toAnthropic = seen(s.sim).at(-1);
+    expect(toAnthropic.path).toBe('/anthropic/v1/messages');
+    expect(toAnthropic.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
+    expect(toAnthropic.body.anthropic_beta).toBeUndefined();
+    await client().messages.create(
+      { model: 'openai/gpt-4o-mini', max_tokens: 32, messages: [{ role: 'user', content: 'beta' }] },
+      { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } },
+    );
+    const toOpenAi = seen(s.sim).at(-1);
+    expect(toOpenAi.path).toBe('/openai/v1/chat/completions');
+    expect(toOpenAi.headers['anthropic-beta']).toBeUndefined();
+    expect(toOpenAi.body.anthropic_beta).toBeUndefined();
+  });
+
   it('count_tokens against Anthropic and Gemini targets', async () => {
     const anthropic = await client().messages.countTokens({
       model: 'claude-sonnet-4-5',

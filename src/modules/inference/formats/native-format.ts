@@ -38,12 +38,14 @@ export interface NativeOperation {
   readonly kind: InferenceKind;
   /**
    * Validates the native body (a wrong shape throws `GatewayException.validation(<native field>, …)`, which the
-   * format's error renderer shapes) and converts it. `params` are the route's path parameters, `query` its query.
+   * format's error renderer shapes) and converts it. `params` are the route's path parameters, `query` its query,
+   * `headers` the request's (a native header such as `anthropic-beta` may carry over into the canonical body).
    */
   toCanonical(
     body: unknown,
     params: Record<string, string>,
     query: Record<string, string | undefined>,
+    headers?: Record<string, string | string[] | undefined>,
   ): CanonicalRequest;
   /**
    * The canonical unary answer (OpenAI-shaped, `usage` already the wire usage) as the native body. `usage` is the

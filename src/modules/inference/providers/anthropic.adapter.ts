@@ -24,8 +24,18 @@ const LIST_MODELS_LIMIT = 1000;
  * Headers of every call: the provider's extra headers (e.g. `anthropic-beta`, or an `anthropic-version` override)
  * replace ours; the key comes last so no extra header can swap it.
  */
-function headersFor(target: ProviderTarget, json: boolean): Record<string, string> {
-  return nativeHeaders(target, { json, keyHeader: 'x-api-key', fixed: { 'anthropic-version': ANTHROPIC_VERSION } });
+function headersFor(target: ProviderTarget, json: boolean, body?: Json): Record<string, string> {
+  const headers = nativeHeaders(target, {
+    json,
+    keyHeader: 'x-api-key',
+    fixed: { 'anthropic-version': ANTHROPIC_VERSION },
+  });
+  // The caller's betas (`anthropic_beta`, from the `/anthropic` route's `anthropic-beta` header) join the provider's.
+  const beta = body?.anthropic_beta;
+  if (typeof beta === 'string' && beta !== '') {
+    headers['anthropic-beta'] = headers['anthropic-beta'] ? `${headers['anthropic-beta']},${beta}` : beta;
+  }
+  return headers;
 }
 
 const unsupported = (kind: InferenceKind) => unsupportedRequest('anthropic', kind);
@@ -37,7 +47,7 @@ export const anthropicAdapter: ProviderAdapter = {
   defaultBaseUrl: () => ANTHROPIC_DEFAULT_BASE_URL,
 
   buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall {
-    const headers = headersFor(target, true);
+    const headers = headersFor(target, true, body);
     if (kind === 'chat') {
       const translated = toAnthropicMessagesBody({ ...body, model: target.model }, stream);
       return { method: 'POST', url: `${target.baseUrl}/v1/messages`, headers, body: JSON.stringify(translated) };

@@ -63,6 +63,7 @@ export class InferencePipeline {
           request.body,
           (route as NativeRoute).params,
           (request.query ?? {}) as Record<string, string | undefined>,
+          request.headers,
         ).body;
       }
       const { body, stream } = validateInferenceBody(kind, source);

@@ -28,7 +28,7 @@ function effortOf(budget: unknown): string {
  * Messages translation (`providers/anthropic-messages.ts`), and another translation ignores them; an OpenAI-shaped
  * target would refuse members it does not know, so they are left out for it.
  */
-function keepsExtras(model: string): boolean {
+export function keepsAnthropicExtras(model: string): boolean {
   const ref = parseModelRef(model);
   return ref.provider === 'anthropic' || ref.model.toLowerCase().includes('claude');
 }
@@ -203,7 +203,7 @@ function numberField(body: Json, field: string, out: Json, name = field): void {
 /** The shared part of messages and count_tokens: model, system, messages, tools, tool_choice, thinking. */
 function promptOf(body: Json): { out: Json; options: ContentOptions } {
   const model = canonicalModel(body.model, 'anthropic');
-  const options: ContentOptions = { extras: keepsExtras(model) };
+  const options: ContentOptions = { extras: keepsAnthropicExtras(model) };
   const messages = messagesOf(body.messages, options);
   const system = systemMessage(body.system, options);
   const out: Json = { model, messages: system ? [system, ...messages] : messages };
