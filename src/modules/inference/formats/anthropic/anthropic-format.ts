@@ -1,4 +1,3 @@
-import type { Json } from '../../providers/provider-adapter.js';
 import type { CanonicalRequest, NativeFormat, NativeOperation } from '../native-format.js';
 import { countFromCanonical, messageFromCanonical } from './anthropic-answer.js';
 import { renderAnthropicError } from './anthropic-error-shape.js';
@@ -19,7 +18,7 @@ export const ANTHROPIC_FORMAT: NativeFormat = {
 function withBeta(request: CanonicalRequest, headers: Record<string, string | string[] | undefined>): CanonicalRequest {
   const raw = headers['anthropic-beta'];
   const beta = (Array.isArray(raw) ? raw.join(',') : raw)?.trim();
-  if (beta && keepsAnthropicExtras(String(request.body.model))) (request.body as Json).anthropic_beta = beta;
+  if (beta && keepsAnthropicExtras(String(request.body.model))) request.body.anthropic_beta = beta;
   return request;
 }
 
