@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seen, startInferenceStack, type InferenceStack } from '../inference/inference-kit.js';
 
@@ -48,6 +48,27 @@ describe('provider format: /openai and the framework /v1 prefixes', () => {
     expect(embedded.data[0]!.embedding.length).toBeGreaterThan(0);
     const response = await client('/openai/v1').responses.create({ model: 'gpt-4o-mini', input: 'respond' });
     expect(response.output_text).toContain('respond');
+  });
+
+  it('media on /openai/v1 with bare models: speech bytes, a multipart transcription, image generation', async () => {
+    const speech = await client('/openai/v1')
+      .audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'alloy', input: 'openai format', response_format: 'wav' })
+      .asResponse();
+    expect(speech.headers.get('content-type')).toBe('audio/wav');
+    expect(Buffer.from(await speech.arrayBuffer()).toString()).toContain('SIMAUDIO:openai format');
+    expect(seen(s.sim).at(-1)).toMatchObject({ path: '/openai/v1/audio/speech', body: { model: 'gpt-4o-mini-tts' } });
+    const transcript = await client('/litellm/v1').audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(Buffer.alloc(64, 1), 'clip.wav', { type: 'audio/wav' }),
+    });
+    expect(transcript.text).toBe('transcript of clip.wav (64 bytes)');
+    expect(seen(s.sim).at(-1)).toMatchObject({
+      path: '/openai/v1/audio/transcriptions',
+      body: { model: 'whisper-1', file: { filename: 'clip.wav', size: 64 } },
+    });
+    const image = await client('/openai').images.generate({ model: 'gpt-image-1', prompt: 'a gateway' });
+    expect(image.data?.length).toBe(1);
+    expect(seen(s.sim).at(-1)).toMatchObject({ path: '/openai/v1/images/generations', body: { model: 'gpt-image-1' } });
   });
 
   it('errors are GatewayErrors naming the field; no virtual key is a 401', async () => {

@@ -3,7 +3,10 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nes
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VirtualKeyAuth } from '../../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../../core/errors/api-errors.decorator.js';
+import { AcceptsBody } from '../../../../core/http/media-types.js';
 import { ModelListingService } from '../../catalog/model-listing.service.js';
+import { parseMultipartForm } from '../../media/multipart-form.js';
+import type { InferenceKind } from '../../providers/provider-adapter.js';
 import { InferenceAccess } from '../../v1/inference-access.js';
 import { InferencePipeline } from '../../v1/inference-pipeline.js';
 import { INFERENCE_BODY_SCHEMAS } from '../../v1/inference-schemas.js';
@@ -12,12 +15,19 @@ import type { NativeOperation } from '../native-format.js';
 import { openAiOperation } from './openai-format.js';
 import { openAiModelList, type OpenAiModelList } from './openai-model-list.js';
 
-const OPERATIONS: Record<'chat' | 'completions' | 'responses' | 'embeddings' | 'count_tokens', NativeOperation> = {
+type OpenAiKind = Exclude<InferenceKind, 'rerank' | 'ocr'>;
+
+const OPERATIONS: Record<OpenAiKind, NativeOperation> = {
   chat: openAiOperation('chat'),
   completions: openAiOperation('completions'),
   responses: openAiOperation('responses'),
   embeddings: openAiOperation('embeddings'),
   count_tokens: openAiOperation('count_tokens'),
+  speech: openAiOperation('speech'),
+  transcription: openAiOperation('transcription'),
+  image_generation: openAiOperation('image_generation'),
+  image_edit: openAiOperation('image_edit'),
+  image_variation: openAiOperation('image_variation'),
 };
 
 /**
@@ -99,7 +109,70 @@ export class OpenAiFormatController {
     return this.serve('embeddings', request, reply);
   }
 
-  private serve(kind: keyof typeof OPERATIONS, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  @Post('audio/speech')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'OpenAI text to speech: the audio bytes, with their content-type' })
+  @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.speech })
+  @ApiProduces('audio/mpeg', 'audio/wav', 'audio/flac', 'audio/aac', 'audio/opus', 'audio/pcm')
+  @ApiOkResponse({ description: 'Audio bytes' })
+  @ApiErrorResponses(400, 401, 403, 429, 502, 504)
+  speech(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.serve('speech', request, reply);
+  }
+
+  @Post('audio/transcriptions')
+  @HttpCode(200)
+  @AcceptsBody('multipart/form-data')
+  @ApiOperation({ summary: 'OpenAI speech to text (multipart upload)' })
+  @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.transcription })
+  @ApiProduces('application/json', 'text/plain')
+  @ApiOkResponse({ description: '{ text, ... }, or the transcript as text, SRT or VTT (response_format)' })
+  @ApiErrorResponses(400, 401, 403, 415, 429, 502, 504)
+  transcription(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.serveMultipart('transcription', request, reply);
+  }
+
+  @Post('images/generations')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'OpenAI image generation' })
+  @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.image_generation })
+  @ApiOkResponse({ description: '{ created, data: [{ url | b64_json, revised_prompt }], usage }' })
+  @ApiErrorResponses(400, 401, 403, 429, 502, 504)
+  imageGeneration(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.serve('image_generation', request, reply);
+  }
+
+  @Post('images/edits')
+  @HttpCode(200)
+  @AcceptsBody('multipart/form-data')
+  @ApiOperation({ summary: 'OpenAI image edit (multipart upload)' })
+  @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.image_edit })
+  @ApiOkResponse({ description: '{ created, data: [{ url | b64_json }], usage }' })
+  @ApiErrorResponses(400, 401, 403, 415, 429, 502, 504)
+  imageEdit(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.serveMultipart('image_edit', request, reply);
+  }
+
+  @Post('images/variations')
+  @HttpCode(200)
+  @AcceptsBody('multipart/form-data')
+  @ApiOperation({ summary: 'OpenAI image variation (multipart upload)' })
+  @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.image_variation })
+  @ApiOkResponse({ description: '{ created, data: [{ url | b64_json }] }' })
+  @ApiErrorResponses(400, 401, 403, 415, 429, 502, 504)
+  imageVariation(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.serveMultipart('image_variation', request, reply);
+  }
+
+  /** A multipart body (a Buffer, as the media-type gate hands it) becomes the form's fields and files first. */
+  private async serveMultipart(kind: OpenAiKind, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (Buffer.isBuffer(request.body)) {
+      request.body = await parseMultipartForm(request.body, String(request.headers['content-type']));
+    }
+    return this.serve(kind, request, reply);
+  }
+
+  private serve(kind: OpenAiKind, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     return this.pipeline.run({ operation: OPERATIONS[kind], params: {} }, request, reply);
   }
 }
