@@ -23,8 +23,10 @@ describe(`media providers: runware, sarvam, huggingface (${RUN_MODE})`, () => {
   beforeEach(() => s.sim.reset());
 
   it('runware: images.generate as one imageInference task, URLs back, the cost header from runware', async () => {
+    // Runware takes any multiple of 64; the SDK's type lists OpenAI's sizes only.
+    const size = '512x768' as '512x512';
     const res = await s.openai.images
-      .generate({ model: 'runware/runware:100@1', prompt: 'a red fox in snow', n: 2, size: '512x768' })
+      .generate({ model: 'runware/runware:100@1', prompt: 'a red fox in snow', n: 2, size })
       .withResponse();
     expect(res.data.data).toHaveLength(2);
     expect(res.data.data![0]!.url).toMatch(/^https:\/\/im\.runware\.ai\/image\/ws\/2\/ii\/.+\.png$/);

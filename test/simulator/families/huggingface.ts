@@ -36,8 +36,8 @@ function textToImage(req: SimRequest, model: string) {
   if (typeof body?.inputs !== 'string' || body.inputs === '') return hfError(400, 'Input should be a valid string');
   const accept = typeof req.headers.accept === 'string' ? req.headers.accept : '';
   const type = IMAGE_TYPES.has(accept) ? accept : 'image/jpeg';
-  const width = body.parameters?.width ?? 1024;
-  const height = body.parameters?.height ?? 1024;
+  const width = Number(body.parameters?.width ?? 1024);
+  const height = Number(body.parameters?.height ?? 1024);
   req.model = model;
   const bytes = `SIMIMAGE:${model}:${String(width)}x${String(height)}:${body.inputs}`;
   return () => binaryReply(type, bytes, { 'x-inference-provider': 'hf-inference' });

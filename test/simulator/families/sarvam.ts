@@ -56,9 +56,7 @@ export const sarvamFamily: Family = {
       return () =>
         jsonReply(200, {
           request_id: `sim_${Date.now()}`,
-          audios: (texts as string[]).map((t) =>
-            simCodecAudio(body.output_audio_codec, `${speaker}:${t}`).toString('base64'),
-          ),
+          audios: texts.map((t) => simCodecAudio(body.output_audio_codec, `${speaker}:${t}`).toString('base64')),
         });
     }
     if (req.sub === '/speech-to-text') {
