@@ -117,7 +117,7 @@ export const OPENAI_COMPATIBLE_PROFILES: Partial<Record<ProviderId, OpenAiCompat
   sgl: { requiredPrefix: '/v1', auth: 'bearer', kinds: SELF_HOSTED_WITH_RERANK },
   wafer: { baseUrl: 'https://pass.wafer.ai/v1', auth: 'bearer', kinds: CHAT },
   zro: { baseUrl: 'https://zro.moonmath.ai/v1', auth: 'bearer', kinds: CHAT },
-  // Chat only; text-to-speech and speech-to-text are native (api-subscription-key) and come later.
+  // Chat; SarvamAdapter adds the native text-to-speech and speech-to-text (api-subscription-key).
   sarvam: { baseUrl: 'https://api.sarvam.ai/v1', auth: 'bearer', kinds: CHAT },
   // Workspace host + /serving-endpoints, the model is the endpoint name (DatabricksAdapter adds dotted Unity Catalog
   // names and OAuth M2M).

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { reasonForProviderStatus } from './error-reason.js';
+import { nativeHeaders, rawErrorMessage, unsupportedRequest } from './native-adapter-parts.js';
+import type {
+  InferenceKind,
+  Json,
+  ListedModel,
+  ParsedResponse,
+  ProviderAdapter,
+  ProviderError,
+  ProviderTarget,
+  StreamDecoder,
+  UpstreamCall,
+} from './provider-adapter.js';
+import { retryHintFromHeaders } from './retry-hint.js';
+import { fromRunwareImages, runwareErrorDetail, runwareImageTasks, runwareModelIds } from './runware-wire.js';
+import { parseJson } from './wire-json.js';
+
+export const RUNWARE_DEFAULT_BASE_URL = 'https://api.runware.ai/v1';
+
+/** How many models a listing asks `modelSearch` for. */
+const LISTED_MODELS = 100;
+
+/**
+ * Runware on the unified API: image generation (`/v1/images/generations`) as one `imageInference` task posted to
+ * the single endpoint (`POST {base}` with a JSON array of tasks, `Authorization: Bearer`), answered in OpenAI's
+ * images shape with Runware's per-image cost as the usage cost.
+ */
+export const runwareAdapter: ProviderAdapter = {
+  kinds: new Set<InferenceKind>(['image_generation']),
+
+  defaultBaseUrl: () => RUNWARE_DEFAULT_BASE_URL,
+
+  buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget): UpstreamCall {
+    if (kind !== 'image_generation') throw unsupportedRequest('runware', kind);
+    return {
+      method: 'POST',
+      url: target.baseUrl.replace(/\/+$/, ''),
+      headers: bearerHeaders(target),
+      body: JSON.stringify(runwareImageTasks(body, target.model)),
+    };
+  },
+
+  parseResponse(kind: InferenceKind, body: Json): ParsedResponse {
+    if (kind !== 'image_generation') throw unsupportedRequest('runware', kind);
+    return fromRunwareImages(body);
+  },
+
+  streamDecoder(kind: InferenceKind): StreamDecoder {
+    throw unsupportedRequest('runware', kind);
+  },
+
+  parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError {
+    const detail = runwareErrorDetail(parseJson(body));
+    const error: ProviderError = {
+      status,
+      message: detail.message ?? rawErrorMessage('runware', status, body),
+      reason: reasonForProviderStatus(status),
+    };
+    if (detail.code) error.code = detail.code;
+    if (detail.param) error.param = detail.param;
+    const hint = retryHintFromHeaders(headers);
+    if (hint !== undefined) error.retryAfterMs = hint;
+    return error;
+  },
+
+  /** Runware lists models through its `modelSearch` task (the first page of its catalogue). */
+  buildListModels(target: ProviderTarget): UpstreamCall {
+    return {
+      method: 'POST',
+      url: target.baseUrl.replace(/\/+$/, ''),
+      headers: bearerHeaders(target),
+      body: JSON.stringify([{ taskType: 'modelSearch', taskUUID: randomUUID(), limit: LISTED_MODELS }]),
+    };
+  },
+
+  parseListModels(body: Json): ListedModel[] {
+    return runwareModelIds(body).map((id) => ({ id, owned_by: 'runware' }));
+  },
+};
+
+function bearerHeaders(target: ProviderTarget): Record<string, string> {
+  const headers = nativeHeaders(target, { json: true, keyHeader: 'authorization' });
+  if (target.key.value) headers.authorization = `Bearer ${target.key.value}`;
+  return headers;
+}
