@@ -18,7 +18,7 @@ import { VertexAdapter } from './vertex.adapter.js';
 
 /**
  * Provider id → adapter. A provider without an entry is accepted in the management API (its keys can be stored) but
- * answers 400 `unsupported_operation` on /v1 until its adapter lands.
+ * answers 400 `unsupported_operation` on /v1.
  */
 const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   anthropic: anthropicAdapter,
