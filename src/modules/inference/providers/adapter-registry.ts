@@ -10,6 +10,8 @@ import { DatabricksAdapter } from './databricks.adapter.js';
 import { GitHubCopilotAdapter } from './github-copilot.adapter.js';
 import { HuggingFaceAdapter } from './huggingface.adapter.js';
 import { OpenCodeAdapter } from './opencode.adapter.js';
+import { replicateAdapter } from './replicate.adapter.js';
+import { runwayAdapter } from './runway.adapter.js';
 import { openAiCompatibleAdapters } from './openai-compatible.adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 import { VertexAdapter } from './vertex.adapter.js';
@@ -33,6 +35,8 @@ const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   bedrock_mantle: new BedrockMantleAdapter(),
   vertex: new VertexAdapter(),
   elevenlabs: elevenLabsAdapter,
+  replicate: replicateAdapter,
+  runway: runwayAdapter,
 };
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {
