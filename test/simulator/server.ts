@@ -11,6 +11,8 @@ import { openaiFamily } from './families/openai.js';
 import { MORE_PROVIDER_FAMILY_LIST } from './families/more-providers.js';
 import { vertexFamily } from './families/vertex.js';
 import { elevenlabsFamily } from './families/elevenlabs.js';
+import { replicateFamily } from './families/replicate.js';
+import { runwayFamily } from './families/runway.js';
 import { multipartBoundary, parseMultipart } from './multipart.js';
 import { type Exchange, sendReply, Timers, writeAnswer } from './response-writer.js';
 import { builtinPlan, DEFAULT_PLAN, type Plan, ScenarioError, ScenarioStore } from './scenarios.js';
@@ -57,6 +59,8 @@ const FAMILIES = new Map<string, Family>([
   ...MORE_PROVIDER_FAMILY_LIST.map((f) => [f.name, f] as const),
   ['vertex', vertexFamily],
   ['elevenlabs', elevenlabsFamily],
+  ['replicate', replicateFamily],
+  ['runway', runwayFamily],
 ]);
 
 const EMPTY_QUERY = new URLSearchParams();

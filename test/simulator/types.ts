@@ -5,7 +5,17 @@ export const MORE_PROVIDER_FAMILIES = ['databricks', 'copilot', 'opencode', 'man
 export type MoreProviderFamily = (typeof MORE_PROVIDER_FAMILIES)[number];
 /** The wire-format families the simulator speaks, each under its own path prefix (`/openai`, `/azure`, ...). */
 export type FamilyName =
-  'openai' | 'azure' | 'anthropic' | 'gemini' | 'cohere' | 'bedrock' | 'vertex' | 'elevenlabs' | MoreProviderFamily;
+  | 'openai'
+  | 'azure'
+  | 'anthropic'
+  | 'gemini'
+  | 'cohere'
+  | 'bedrock'
+  | 'vertex'
+  | 'elevenlabs'
+  | 'replicate'
+  | 'runway'
+  | MoreProviderFamily;
 export const FAMILY_NAMES: readonly FamilyName[] = [
   'openai',
   'azure',
@@ -15,6 +25,8 @@ export const FAMILY_NAMES: readonly FamilyName[] = [
   'bedrock',
   'vertex',
   'elevenlabs',
+  'replicate',
+  'runway',
   ...MORE_PROVIDER_FAMILIES,
 ];
 

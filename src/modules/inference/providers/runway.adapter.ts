@@ -43,7 +43,9 @@ function textToImageBody(body: Json, model: string): Json {
     throw invalid('response_format', 'runway answers image URLs only: response_format must be url');
   }
   const out: Json = { promptText: body.prompt, model };
-  if (body.size !== undefined && body.size !== 'auto') {
+  // OpenAI's default size is 1024x1024; Runway requires a ratio.
+  if (body.size === undefined || body.size === 'auto') out.ratio = '1024:1024';
+  else {
     const match = typeof body.size === 'string' ? /^(\d+)x(\d+)$/.exec(body.size) : null;
     if (!match) throw invalid('size', 'size must be WIDTHxHEIGHT (a ratio runway takes, e.g. 1920x1080) or auto');
     out.ratio = `${match[1]}:${match[2]}`;
