@@ -114,6 +114,33 @@ describe(`task providers: replicate and runway (${RUN_MODE})`, () => {
     expect(seen(s.sim, { family: 'replicate' })).toHaveLength(0);
   });
 
+  it('bad input is a 400 naming the field before anything is sent', async () => {
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ model: 'replicate/black-forest-labs/flux-schnell', prompt: 'x', size: 'big' }, 'size', 'images/generations'],
+      [
+        { model: 'replicate/black-forest-labs/flux-schnell', prompt: 'x', response_format: 'b64_json' },
+        'response_format',
+        'images/generations',
+      ],
+      [{ model: 'runway/gen4_image', prompt: 'x', n: 2 }, 'n', 'images/generations'],
+      [{ model: 'replicate/not-a-model', prompt: 'x' }, 'model', 'images/generations'],
+      [
+        {
+          model: 'replicate/meta/meta-llama-3-8b-instruct',
+          messages: [{ role: 'user', content: 'hi' }],
+          tools: [{ type: 'function', function: { name: 'f' } }],
+        },
+        'tools',
+        'chat/completions',
+      ],
+    ];
+    for (const [body, param, path] of cases) {
+      const res = await s.inference.post(`/v1/${path}`, body);
+      expectInferenceError(res, 400, 'caller_invalid_request', { param });
+    }
+    expect(seen(s.sim)).toHaveLength(0);
+  });
+
   it('runway images: text_to_image with the version header, the task polled until SUCCEEDED', async () => {
     const res = await s.openai.images
       .generate({ model: 'runway/gen4_image', prompt: 'a city at dusk [sim:polls=2]', size: '1920x1080' as never })
