@@ -13,6 +13,8 @@ import { vertexFamily } from './families/vertex.js';
 import { elevenlabsFamily } from './families/elevenlabs.js';
 import { runwareFamily } from './families/runware.js';
 import { sarvamFamily } from './families/sarvam.js';
+import { replicateFamily } from './families/replicate.js';
+import { runwayFamily } from './families/runway.js';
 import { multipartBoundary, parseMultipart } from './multipart.js';
 import { type Exchange, sendReply, Timers, writeAnswer } from './response-writer.js';
 import { builtinPlan, DEFAULT_PLAN, type Plan, ScenarioError, ScenarioStore } from './scenarios.js';
@@ -61,6 +63,8 @@ const FAMILIES = new Map<string, Family>([
   ['elevenlabs', elevenlabsFamily],
   ['runware', runwareFamily],
   ['sarvam', sarvamFamily],
+  ['replicate', replicateFamily],
+  ['runway', runwayFamily],
 ]);
 
 const EMPTY_QUERY = new URLSearchParams();

@@ -13,9 +13,11 @@ export type FamilyName =
   | 'bedrock'
   | 'vertex'
   | 'elevenlabs'
-  | MoreProviderFamily
+  | 'replicate'
+  | 'runway'
   | 'runware'
-  | 'sarvam';
+  | 'sarvam'
+  | MoreProviderFamily;
 export const FAMILY_NAMES: readonly FamilyName[] = [
   'openai',
   'azure',
@@ -25,6 +27,8 @@ export const FAMILY_NAMES: readonly FamilyName[] = [
   'bedrock',
   'vertex',
   'elevenlabs',
+  'replicate',
+  'runway',
   ...MORE_PROVIDER_FAMILIES,
   'runware',
   'sarvam',

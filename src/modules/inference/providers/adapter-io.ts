@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Cancellation } from '../../../core/outbound/cancellation.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
 import type { AdapterIo } from './provider-adapter.js';
 
@@ -14,12 +15,16 @@ export class OutboundAdapterIo implements AdapterIo {
     url: string,
     headers: Record<string, string>,
     body: string,
-    signal?: AbortSignal,
+    signal?: AbortSignal | Cancellation,
   ): Promise<{ status: number; body: string }> {
     return this.exchange('POST', url, headers, body, signal);
   }
 
-  get(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<{ status: number; body: string }> {
+  get(
+    url: string,
+    headers: Record<string, string>,
+    signal?: AbortSignal | Cancellation,
+  ): Promise<{ status: number; body: string }> {
     return this.exchange('GET', url, headers, undefined, signal);
   }
 
@@ -28,7 +33,7 @@ export class OutboundAdapterIo implements AdapterIo {
     url: string,
     headers: Record<string, string>,
     body: string | undefined,
-    signal: AbortSignal | undefined,
+    signal: AbortSignal | Cancellation | undefined,
   ): Promise<{ status: number; body: string }> {
     const response = await this.outbound.request(url, {
       method,

@@ -12,6 +12,8 @@ import { HuggingFaceAdapter } from './huggingface.adapter.js';
 import { OpenCodeAdapter } from './opencode.adapter.js';
 import { runwareAdapter } from './runware.adapter.js';
 import { SarvamAdapter } from './sarvam.adapter.js';
+import { replicateAdapter } from './replicate.adapter.js';
+import { runwayAdapter } from './runway.adapter.js';
 import { openAiCompatibleAdapters } from './openai-compatible.adapter.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 import { VertexAdapter } from './vertex.adapter.js';
@@ -37,6 +39,8 @@ const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   elevenlabs: elevenLabsAdapter,
   runware: runwareAdapter,
   sarvam: new SarvamAdapter(),
+  replicate: replicateAdapter,
+  runway: runwayAdapter,
 };
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {

@@ -1,5 +1,6 @@
 import type { ErrorReason } from '../../../core/errors/error-catalogue.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { Cancellation } from '../../../core/outbound/cancellation.js';
 
 /**
  * The translation seam of the inference plane. An adapter is pure: it builds the upstream call, parses the upstream
@@ -109,12 +110,27 @@ export interface AdapterIo {
     url: string,
     headers: Record<string, string>,
     body: string,
-    signal?: AbortSignal,
+    signal?: AbortSignal | Cancellation,
   ): Promise<{ status: number; body: string }>;
-  /** A GET exchange (GitHub Copilot's token endpoint). */
-  get(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<{ status: number; body: string }>;
+  /** A GET exchange (GitHub Copilot's token endpoint, a task's status). */
+  get(
+    url: string,
+    headers: Record<string, string>,
+    signal?: AbortSignal | Cancellation,
+  ): Promise<{ status: number; body: string }>;
   /** Epoch ms (a test clock in tests). */
   now(): number;
+}
+
+/**
+ * What `settle` needs to wait for a provider's task (Replicate's predictions, Runway's tasks): the I/O to poll with,
+ * the caller's cancellation (polling stops with it) and the attempt's deadline, after which the task is given up.
+ */
+export interface TaskWait {
+  io: AdapterIo;
+  signal: Cancellation;
+  /** Epoch ms on `io.now()`'s clock: the attempt's start plus the provider's request timeout. */
+  deadline: number;
 }
 
 /** Where one attempt goes. */
@@ -243,6 +259,13 @@ export interface ProviderAdapter {
    * bytes, a transcript as text, or JSON. Absent: the adapter serves no such kind.
    */
   parseMediaResponse?(kind: InferenceKind, answer: MediaAnswer, target: ProviderTarget): ParsedResponse;
+  /**
+   * For providers whose unary answer is a task to poll: called after every unary 2xx parse, it polls the task
+   * (through `wait.io`, bounded by `wait.deadline`, stopped by `wait.signal`) and returns the final canonical answer.
+   * Such an adapter's `parseResponse` may return the provider's task as is; `settle` translates it once finished.
+   * A failed task throws a GatewayException (502 `provider_server_error`), the deadline 504 `provider_timeout`.
+   */
+  settle?(kind: InferenceKind, parsed: ParsedResponse, target: ProviderTarget, wait: TaskWait): Promise<ParsedResponse>;
   streamDecoder(kind: InferenceKind, target: ProviderTarget): StreamDecoder;
   /** `body` is the raw error body text (may be empty or not JSON). */
   parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError;

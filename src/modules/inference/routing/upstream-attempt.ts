@@ -8,7 +8,15 @@ import {
 } from '../../../core/outbound/outbound-http.service.js';
 import type { RequestTrace } from '../../../core/tracing/inference-tracing.service.js';
 import { endAttemptTrace, startAttemptTrace } from '../inference-tracing.js';
-import { type Json, type ProviderTarget, TOP_LEVEL_ARRAY } from '../providers/provider-adapter.js';
+import {
+  type InferenceKind,
+  type Json,
+  type ParsedResponse,
+  type ProviderAdapter,
+  type ProviderTarget,
+  type TaskWait,
+  TOP_LEVEL_ARRAY,
+} from '../providers/provider-adapter.js';
 import { OutboundAdapterIo } from '../providers/adapter-io.js';
 import { MEDIA_ANSWER_KINDS } from '../media/media-kinds.js';
 import { providerException } from '../providers/provider-exception.js';
@@ -92,6 +100,8 @@ export class UpstreamAttempts {
     let request = adapter.buildRequest(upstreamKind, body, target, call.stream);
     const captureRaw = call.log?.captureRaw === true;
     const started = performance.now();
+    // A task-polling provider (`settle`) gets the whole request timeout for the call and its polls together.
+    const deadline = this.io.now() + resolved.network.timeoutMs;
     let upstream: OutboundResponse;
     try {
       if (adapter.authorize) request = await adapter.authorize(request, target, this.io);
@@ -141,7 +151,16 @@ export class UpstreamAttempts {
           );
           return new AttemptFailure(withRouting(error, info, call), 502, undefined, upstream.headers);
         }
-        const unary = adapter.parseResponse(upstreamKind, parsed as Json, target);
+        let unary = adapter.parseResponse(upstreamKind, parsed as Json, target);
+        if (adapter.settle) {
+          const settle = adapter.settle.bind(adapter);
+          const settled = await settleTask(settle, upstreamKind, unary, target, call, { io: this.io, deadline });
+          state.upstreamLatencyMs += performance.now() - started;
+          if (settled instanceof GatewayException) {
+            return new AttemptFailure(withRouting(settled, info, call), settled.status, undefined, upstream.headers);
+          }
+          unary = settled;
+        }
         if (unary.answeredModel && unary.answeredModel !== target.model) {
           info.server_side_fallback_model = unary.answeredModel;
         }
@@ -162,6 +181,28 @@ export class UpstreamAttempts {
       state.upstreamLatencyMs += performance.now() - started;
       return asAttemptError(err, info, call);
     }
+  }
+}
+
+type Settle = NonNullable<ProviderAdapter['settle']>;
+
+/**
+ * The final answer of a task-polling provider, or the task's failure (failed, past the deadline) as the exception to
+ * relay with its own status. A cancelled caller or a transport failure of a poll is thrown to the attempt's handler.
+ */
+async function settleTask(
+  settle: Settle,
+  kind: InferenceKind,
+  parsed: ParsedResponse,
+  target: ProviderTarget,
+  call: InferenceCall,
+  wait: Omit<TaskWait, 'signal'>,
+): Promise<ParsedResponse | GatewayException> {
+  try {
+    return await settle(kind, parsed, target, { ...wait, signal: call.signal });
+  } catch (err) {
+    if (call.signal.aborted || !(err instanceof GatewayException)) throw err;
+    return err;
   }
 }
 
