@@ -1,13 +1,12 @@
 import { parseMediaAnswer } from '../media/media-answer.js';
 import { encodeMultipartForm, formFieldsOf } from '../media/multipart-form.js';
-import { reasonForProviderStatus } from './error-reason.js';
 import {
   elevenLabsErrorDetail,
   elevenLabsSpeech,
   elevenLabsTranscriptionFields,
   fromElevenLabsTranscript,
 } from './elevenlabs-wire.js';
-import { nativeHeaders, rawErrorMessage, unsupportedRequest } from './native-adapter-parts.js';
+import { nativeHeaders, providerErrorOf, unsupportedRequest } from './native-adapter-parts.js';
 import type {
   InferenceKind,
   Json,
@@ -20,7 +19,6 @@ import type {
   StreamDecoder,
   UpstreamCall,
 } from './provider-adapter.js';
-import { retryHintFromHeaders } from './retry-hint.js';
 import { asArray, asObject, asString, parseJson } from './wire-json.js';
 
 export const ELEVENLABS_DEFAULT_BASE_URL = 'https://api.elevenlabs.io';
@@ -72,17 +70,7 @@ export const elevenLabsAdapter: ProviderAdapter = {
   },
 
   parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError {
-    const detail = elevenLabsErrorDetail(parseJson(body));
-    const error: ProviderError = {
-      status,
-      message: detail.message ?? rawErrorMessage('elevenlabs', status, body),
-      reason: reasonForProviderStatus(status),
-    };
-    if (detail.code) error.code = detail.code;
-    if (detail.param) error.param = detail.param;
-    const hint = retryHintFromHeaders(headers);
-    if (hint !== undefined) error.retryAfterMs = hint;
-    return error;
+    return providerErrorOf('elevenlabs', status, headers, body, elevenLabsErrorDetail(parseJson(body)));
   },
 
   buildListModels(target: ProviderTarget): UpstreamCall {

@@ -1,5 +1,7 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { InferenceKind, Json, ProviderTarget } from './provider-adapter.js';
+import { reasonForProviderStatus } from './error-reason.js';
+import type { InferenceKind, Json, ProviderError, ProviderTarget } from './provider-adapter.js';
+import { retryHintFromHeaders } from './retry-hint.js';
 
 /**
  * What the adapters translating to a provider's own API (Anthropic, Gemini) build the same way: the headers of a
@@ -44,4 +46,35 @@ export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 export function rawErrorMessage(provider: string, status: number, body: string): string {
   const raw = body.trim();
   return raw ? raw.slice(0, MAX_RAW_MESSAGE) : `${provider} answered HTTP ${status}`;
+}
+
+/** What a provider's error body says, as far as the adapter could read it. */
+export interface ErrorDetail {
+  message?: string;
+  code?: string;
+  param?: string;
+}
+
+/**
+ * A provider's failure classified the common way: its own message (else the raw body), the reason by HTTP status, its
+ * code and param when it names them, and the retry hint of its headers. For the providers whose errors carry no
+ * typed classification of their own (ElevenLabs, Runware, Replicate, Runway).
+ */
+export function providerErrorOf(
+  provider: string,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  body: string,
+  detail: ErrorDetail,
+): ProviderError {
+  const error: ProviderError = {
+    status,
+    message: detail.message ?? rawErrorMessage(provider, status, body),
+    reason: reasonForProviderStatus(status),
+  };
+  if (detail.code) error.code = detail.code;
+  if (detail.param) error.param = detail.param;
+  const hint = retryHintFromHeaders(headers);
+  if (hint !== undefined) error.retryAfterMs = hint;
+  return error;
 }

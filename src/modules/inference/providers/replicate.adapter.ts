@@ -1,6 +1,5 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { reasonForProviderStatus } from './error-reason.js';
-import { nativeHeaders, rawErrorMessage, unsupportedRequest } from './native-adapter-parts.js';
+import { nativeHeaders, providerErrorOf, unsupportedRequest } from './native-adapter-parts.js';
 import type {
   InferenceKind,
   Json,
@@ -21,7 +20,6 @@ import {
   predictionCall,
   replicateErrorMessage,
 } from './replicate-wire.js';
-import { retryHintFromHeaders } from './retry-hint.js';
 import { pollTask } from './task-polling.js';
 import { asArray, asObject, asString, parseJson } from './wire-json.js';
 
@@ -100,14 +98,7 @@ export const replicateAdapter: ProviderAdapter = {
   },
 
   parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError {
-    const error: ProviderError = {
-      status,
-      message: replicateErrorMessage(parseJson(body)) ?? rawErrorMessage('replicate', status, body),
-      reason: reasonForProviderStatus(status),
-    };
-    const hint = retryHintFromHeaders(headers);
-    if (hint !== undefined) error.retryAfterMs = hint;
-    return error;
+    return providerErrorOf('replicate', status, headers, body, { message: replicateErrorMessage(parseJson(body)) });
   },
 
   buildListModels(target: ProviderTarget): UpstreamCall {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { reasonForProviderStatus } from './error-reason.js';
-import { nativeHeaders, rawErrorMessage, unsupportedRequest } from './native-adapter-parts.js';
+import { nativeHeaders, providerErrorOf, unsupportedRequest } from './native-adapter-parts.js';
 import type {
   InferenceKind,
   Json,
@@ -12,7 +11,6 @@ import type {
   StreamDecoder,
   UpstreamCall,
 } from './provider-adapter.js';
-import { retryHintFromHeaders } from './retry-hint.js';
 import { fromRunwareImages, runwareErrorDetail, runwareImageTasks, runwareModelIds } from './runware-wire.js';
 import { parseJson } from './wire-json.js';
 
@@ -51,17 +49,7 @@ export const runwareAdapter: ProviderAdapter = {
   },
 
   parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError {
-    const detail = runwareErrorDetail(parseJson(body));
-    const error: ProviderError = {
-      status,
-      message: detail.message ?? rawErrorMessage('runware', status, body),
-      reason: reasonForProviderStatus(status),
-    };
-    if (detail.code) error.code = detail.code;
-    if (detail.param) error.param = detail.param;
-    const hint = retryHintFromHeaders(headers);
-    if (hint !== undefined) error.retryAfterMs = hint;
-    return error;
+    return providerErrorOf('runware', status, headers, body, runwareErrorDetail(parseJson(body)));
   },
 
   /** Runware lists models through its `modelSearch` task (the first page of its catalogue). */

@@ -1,6 +1,5 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { reasonForProviderStatus } from './error-reason.js';
-import { nativeHeaders, nowSeconds, rawErrorMessage, unsupportedRequest } from './native-adapter-parts.js';
+import { nativeHeaders, nowSeconds, providerErrorOf, unsupportedRequest } from './native-adapter-parts.js';
 import type {
   InferenceKind,
   Json,
@@ -13,7 +12,6 @@ import type {
   TaskWait,
   UpstreamCall,
 } from './provider-adapter.js';
-import { retryHintFromHeaders } from './retry-hint.js';
 import { pollTask, taskFailed } from './task-polling.js';
 import { asObject, asString, parseJson } from './wire-json.js';
 
@@ -119,14 +117,7 @@ export const runwayAdapter: ProviderAdapter = {
 
   /** Runway's errors are `{error: "<message>"}` (a validation failure adds `issues`). */
   parseError(status: number, headers: Record<string, string | string[] | undefined>, body: string): ProviderError {
-    const error: ProviderError = {
-      status,
-      message: asString(asObject(parseJson(body))?.error) ?? rawErrorMessage('runway', status, body),
-      reason: reasonForProviderStatus(status),
-    };
-    const hint = retryHintFromHeaders(headers);
-    if (hint !== undefined) error.retryAfterMs = hint;
-    return error;
+    return providerErrorOf('runway', status, headers, body, { message: asString(asObject(parseJson(body))?.error) });
   },
 
   buildListModels(): UpstreamCall {
