@@ -30,6 +30,15 @@ function bearerOf(request: FastifyRequest): string | undefined {
   return authorization.slice(7).trim() || undefined;
 }
 
+/** Where a virtual key may come, in order; the last two are the native SDKs' own (Gemini, Azure OpenAI). */
+const CREDENTIAL_READERS: ReadonlyArray<(request: FastifyRequest) => string | undefined> = [
+  (request) => header(request, VIRTUAL_KEY_HEADER),
+  (request) => header(request, API_KEY_HEADER),
+  bearerOf,
+  (request) => header(request, 'x-goog-api-key'),
+  (request) => header(request, 'api-key'),
+];
+
 /**
  * The one authenticator of the data plane (inference, A2A, MCP, the quota route): reads the virtual key once
  * (`x-gateway-vk`, then `x-api-key`, then `Authorization: Bearer`, then the native `x-goog-api-key` and `api-key`) and resolves it from the identity provider's
@@ -46,17 +55,17 @@ export class DataPlaneAuthenticator {
    * key is in memory (the common case), a promise only when it had to be loaded.
    */
   authenticate(request: FastifyRequest, optional: boolean): Principal | null | Promise<Principal> {
-    const candidates = [
-      header(request, VIRTUAL_KEY_HEADER),
-      header(request, API_KEY_HEADER),
-      bearerOf(request),
-      // The credential headers of native SDKs on the provider-format routes (Gemini, Azure OpenAI).
-      header(request, 'x-goog-api-key'),
-      header(request, 'api-key'),
-    ];
+    // Read in order and only as far as the first usable one: the common case (a bearer key) reads three headers.
     // Where the key is optional, only `sk-gw-` values are ours: anything else (a provider key passed through) is the
     // handler's to judge.
-    const value = optional ? candidates.find((v) => v?.startsWith(VIRTUAL_KEY_PREFIX)) : candidates.find(Boolean);
+    let value: string | undefined;
+    for (const read of CREDENTIAL_READERS) {
+      const candidate = read(request);
+      if (optional ? candidate?.startsWith(VIRTUAL_KEY_PREFIX) : candidate) {
+        value = candidate;
+        break;
+      }
+    }
     if (!value) {
       if (optional) return null;
       throw GatewayException.unauthorized(
