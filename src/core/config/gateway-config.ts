@@ -173,6 +173,50 @@ export class InferenceConfig {
   @Min(1)
   @IsInt()
   routing_chain_max_depth = 10;
+
+  /**
+   * How long an async job's result stays readable after the job finished (seconds; per request
+   * `x-gateway-async-job-result-ttl`, 60 s to 7 days). Expired jobs are deleted by the periodic purge.
+   */
+  @Max(7 * 24 * 3600)
+  @Min(60)
+  @IsInt()
+  async_job_result_ttl = 3600;
+}
+
+/** How async inference jobs (`/v1/async/*`, docs/async.md) run on the worker processes. */
+export class AsyncJobsConfig {
+  /** Jobs one worker process runs at a time. */
+  @Max(1000)
+  @Min(1)
+  @IsInt()
+  concurrency = 10;
+
+  /** Jobs all workers together run at a time (0: no cap beyond each worker's). Redis mode only. */
+  @Max(100_000)
+  @Min(0)
+  @IsInt()
+  global_concurrency = 0;
+
+  /** One job's inference call is cancelled after this long and the job fails with 504. */
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 10m' })
+  job_timeout = '10m';
+}
+
+/** Outgoing webhook deliveries (`/api/webhooks`, docs/webhooks.md). */
+export class WebhooksConfig {
+  /** Attempts per delivery, the first included; between them the wait doubles from `retry_backoff_initial`. */
+  @Max(20)
+  @Min(1)
+  @IsInt()
+  max_attempts = 6;
+
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 1s' })
+  retry_backoff_initial = '1s';
+
+  /** One delivery attempt gives up after this long. */
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 10s' })
+  delivery_timeout = '10s';
 }
 
 export const REDIS_FAILURE_MODES = ['closed', 'open'] as const;
@@ -294,6 +338,14 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => InferenceConfig)
   inference: InferenceConfig = new InferenceConfig();
+
+  @ValidateNested()
+  @Type(() => AsyncJobsConfig)
+  async_jobs: AsyncJobsConfig = new AsyncJobsConfig();
+
+  @ValidateNested()
+  @Type(() => WebhooksConfig)
+  webhooks: WebhooksConfig = new WebhooksConfig();
 
   @ValidateNested()
   @Type(() => GovernanceConfig)

@@ -10,6 +10,8 @@
 export const QUEUES = {
   default: 'gateway',
   maintenance: 'gateway-maintenance',
+  /** Async inference jobs: their own queue, so their concurrency (config `async_jobs`) is theirs alone. */
+  async: 'gateway-async',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -17,6 +19,8 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export const QUEUE_CONCURRENCY: { [Q in QueueName]: number } = {
   gateway: 5,
   'gateway-maintenance': 1,
+  // The default; `async_jobs.concurrency` overrides it at worker start.
+  'gateway-async': 10,
 };
 
 export const JOBS = {
@@ -25,6 +29,8 @@ export const JOBS = {
   agentsPushDeliver: 'agents.push-deliver',
   mcpFailPendingLogs: 'mcp.fail-pending-logs',
   accessProfilesPropagate: 'access-profiles.propagate',
+  inferenceAsyncRun: 'inference.async-run',
+  webhooksDeliver: 'webhooks.deliver',
 } as const;
 export type JobName = (typeof JOBS)[keyof typeof JOBS];
 
@@ -38,6 +44,10 @@ export interface JobPayloads {
   'mcp.fail-pending-logs': { reason?: string };
   /** Push an access profile's fields to its holders' copies (access_profile_propagations.id, also the job id). */
   'access-profiles.propagate': { propagation_id: string };
+  /** Run one async inference job (async_jobs.id); the row holds the request and receives the result. */
+  'inference.async-run': { job_id: string };
+  /** Send one webhook delivery (webhook_deliveries.id) to its endpoint; the row records every attempt. */
+  'webhooks.deliver': { delivery_id: string };
 }
 
 export interface JobBackoff {
@@ -110,6 +120,27 @@ export const JOB_SETTINGS: { [K in JobName]: JobSettings<K> } = {
     idempotencyKey: (payload) => payload.propagation_id,
     keepCompletedMs: 24 * 60 * 60 * 1000,
     timeoutMs: 60 * 60 * 1000,
+  },
+  'inference.async-run': {
+    queue: QUEUES.async,
+    // Inference failures are the job's result (a failed job row), not a queue failure: only infrastructure errors
+    // (the database unreachable) throw and are retried. A job already sent to the provider is never re-sent.
+    attempts: 5,
+    backoff: { type: 'exponential', delayMs: 1_000 },
+    idempotencyKey: (payload) => `async-${payload.job_id}`,
+    keepCompletedMs: 10 * 60 * 1000,
+    // The inference call has its own limit (async_jobs.job_timeout); this one only catches a handler that hangs.
+    timeoutMs: 24 * 60 * 60 * 1000,
+  },
+  'webhooks.deliver': {
+    queue: QUEUES.default,
+    // Each attempt is recorded on the delivery row; the handler schedules the next one itself (webhooks.max_attempts,
+    // doubling from webhooks.retry_backoff_initial), so the queue's own retries only cover infrastructure errors.
+    attempts: 3,
+    backoff: { type: 'exponential', delayMs: 1_000 },
+    idempotencyKey: (payload) => `webhook-delivery-${payload.delivery_id}`,
+    keepCompletedMs: 10 * 60 * 1000,
+    timeoutMs: 5 * 60 * 1000,
   },
 };
 
