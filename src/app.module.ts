@@ -20,7 +20,6 @@ import { InferenceModule } from './modules/inference/inference.module.js';
 import { FormatsModule } from './modules/inference/formats/formats.module.js';
 import { McpModule } from './modules/mcp/mcp.module.js';
 import { AccessProfilesModule } from './modules/access-profiles/access-profiles.module.js';
-import { AsyncJobsModule } from './modules/inference/async/async-jobs.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 
 export interface AppModuleOptions {
@@ -62,7 +61,6 @@ export class AppModule {
         McpModule,
         AccessProfilesModule,
         WebhooksModule,
-        AsyncJobsModule,
         ...(options.extraModules ?? []),
       ],
     };

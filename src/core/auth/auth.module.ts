@@ -6,6 +6,7 @@ import { AdminCredentialsService } from './admin-credentials.service.js';
 import { AuthPorts } from './auth-ports.js';
 import { CredentialThrottle } from './credential-throttle.js';
 import { DataPlaneAuthenticator } from './data-plane-authenticator.js';
+import { JobTickets } from './job-tickets.js';
 import { GatewayAuthGuard } from './gateway-auth.guard.js';
 import { RequestAuthenticator } from './request-authenticator.service.js';
 import { RouteAccessRegistry } from './route-access.registry.js';
@@ -29,6 +30,7 @@ import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
     ManagementBearerStrategy,
     SetupTokenStrategy,
     DataPlaneAuthenticator,
+    JobTickets,
     RequestAuthenticator,
     {
       // Attached while providers are built, before Nest registers its routes, so the registry sees every route.
@@ -47,6 +49,7 @@ import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
     AdminCredentialsService,
     CredentialThrottle,
     DataPlaneAuthenticator,
+    JobTickets,
     RequestAuthenticator,
     SetupTokenStrategy,
     RouteAccessRegistry,

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { GatewayException } from '../errors/gateway.exception.js';
 import { API_KEY_HEADER, VIRTUAL_KEY_HEADER, VIRTUAL_KEY_PREFIX } from './credentials.util.js';
 import { AuthPorts } from './auth-ports.js';
+import { JOB_TICKET_HEADER, JobTickets } from './job-tickets.js';
 import type { AuthenticatedVirtualKey, Principal } from './principal.js';
 
 const NO_PERMISSIONS: ReadonlySet<string> = new Set();
@@ -48,13 +49,18 @@ const CREDENTIAL_READERS: ReadonlyArray<(request: FastifyRequest) => string | un
  */
 @Injectable()
 export class DataPlaneAuthenticator {
-  constructor(private readonly ports: AuthPorts) {}
+  constructor(
+    private readonly ports: AuthPorts,
+    private readonly tickets: JobTickets,
+  ) {}
 
   /**
    * The caller's principal; null when `optional` and no gateway key (`sk-gw-…`) was presented. Synchronous when the
    * key is in memory (the common case), a promise only when it had to be loaded.
    */
-  authenticate(request: FastifyRequest, optional: boolean): Principal | null | Promise<Principal> {
+  authenticate(request: FastifyRequest, optional: boolean): Principal | null | Promise<Principal | null> {
+    const ticket = request.headers[JOB_TICKET_HEADER];
+    if (ticket !== undefined) return this.fromTicket(request, ticket, optional);
     // Read in order and only as far as the first usable one: the common case (a bearer key) reads three headers.
     // Where the key is optional, only `sk-gw-` values are ours: anything else (a provider key passed through) is the
     // handler's to judge.
@@ -77,5 +83,23 @@ export class DataPlaneAuthenticator {
     if (!identity) throw GatewayException.unauthorized('invalid_credentials', 'Unknown virtual key');
     const verified = identity.verifyVirtualKey(value);
     return verified instanceof Promise ? verified.then(principalOf) : principalOf(verified);
+  }
+
+  /** A queued job's replayed request: the job's virtual key by id, checked as a presented key would be. */
+  private async fromTicket(
+    request: FastifyRequest,
+    value: string | string[],
+    optional: boolean,
+  ): Promise<Principal | null> {
+    const ticket = typeof value === 'string' ? this.tickets.take(value) : undefined;
+    if (!ticket) throw GatewayException.unauthorized('invalid_credentials', 'Unknown job ticket');
+    request.jobTicket = ticket;
+    if (ticket.virtualKeyId === null) {
+      if (optional) return null;
+      throw GatewayException.unauthorized('missing_credentials', 'A virtual key is required');
+    }
+    const identity = this.ports.identity;
+    if (!identity) throw GatewayException.unauthorized('invalid_credentials', 'Unknown virtual key');
+    return principalOf(await identity.verifyVirtualKeyId(ticket.virtualKeyId));
   }
 }

@@ -19,4 +19,9 @@ export interface IdentityProvider {
    * invalid_credentials), inactive or expired (403 virtual_key_blocked).
    */
   verifyVirtualKey(value: string): AuthenticatedVirtualKey | Promise<AuthenticatedVirtualKey>;
+  /**
+   * The same checks for a key named by id (a queued job runs as the key it was submitted with; the key's value is
+   * never stored). Read from the database: for workers, never on a request path.
+   */
+  verifyVirtualKeyId(id: string): Promise<AuthenticatedVirtualKey>;
 }

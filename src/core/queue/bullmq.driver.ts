@@ -39,9 +39,9 @@ const STATES: Record<string, JobState> = {
 };
 
 /** One `@Processor` class per queue: a WorkerHost dispatching by job name to the handler registry. */
-export function processorFor(queue: QueueName): Type<WorkerHost> {
+export function processorFor(queue: QueueName, concurrency = QUEUE_CONCURRENCY[queue]): Type<WorkerHost> {
   // autorun off: workers start in onApplicationBootstrap, after the handler registry passed its start-up check.
-  @Processor(queue, { autorun: false, concurrency: QUEUE_CONCURRENCY[queue] })
+  @Processor(queue, { autorun: false, concurrency })
   @Injectable()
   class QueueProcessor extends WorkerHost {
     constructor(@Inject(JobHandlerRegistry) private readonly registry: JobHandlerRegistry) {
@@ -69,6 +69,8 @@ export class BullMqQueueDriver implements QueueDriver {
     /** Empty in the `api` role: that process only enqueues. */
     private readonly processors: WorkerHost[],
     private readonly logger: Logger,
+    /** Caps on the jobs all workers of a queue run at once (BullMQ global concurrency, kept in Redis). */
+    private readonly globalConcurrency: Partial<Record<QueueName, number>> = {},
   ) {
     // An EventEmitter without an 'error' listener throws; connection trouble must be logged, not crash the process.
     for (const queue of queues.values()) {
@@ -149,6 +151,10 @@ export class BullMqQueueDriver implements QueueDriver {
     }
     // Schedules live in Redis: upserting is idempotent across replicas and restarts.
     if (this.processors.length === 0) return;
+    for (const [name, cap] of Object.entries(this.globalConcurrency) as Array<[QueueName, number]>) {
+      if (cap > 0) await this.queue(name).setGlobalConcurrency(cap);
+      else await this.queue(name).removeGlobalConcurrency();
+    }
     for (const { name, everyMs, payload } of scheduledJobs()) {
       const settings = JOB_SETTINGS[name] as JobSettings<JobName>;
       await this.queue(settings.queue).upsertJobScheduler(

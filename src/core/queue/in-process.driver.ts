@@ -46,10 +46,16 @@ export class InProcessQueueDriver implements QueueDriver {
   private running = false;
   private stopped = false;
 
+  private readonly concurrency: { [Q in QueueName]: number };
+
   constructor(
     private readonly registry: JobHandlerRegistry,
     private readonly logger: Logger,
-  ) {}
+    /** Per-queue overrides of QUEUE_CONCURRENCY (from the config). */
+    concurrency: Partial<Record<QueueName, number>> = {},
+  ) {
+    this.concurrency = { ...QUEUE_CONCURRENCY, ...concurrency };
+  }
 
   enqueue<K extends JobName>(
     name: K,
@@ -164,7 +170,7 @@ export class InProcessQueueDriver implements QueueDriver {
     const active = this.active.get(queue) ?? new Set<Promise<void>>();
     this.active.set(queue, active);
     const ready = this.ready.get(queue) ?? [];
-    while (active.size < QUEUE_CONCURRENCY[queue]) {
+    while (active.size < this.concurrency[queue]) {
       const record = ready.shift();
       if (!record) return;
       record.state = 'active';

@@ -63,6 +63,8 @@ export interface QueueModuleOptions {
   redis_url?: string;
   /** Workers (and schedules) run only in the `worker` and `all` roles. */
   role: GatewayConfig['role'];
+  /** Async inference jobs' concurrency per worker and across workers. */
+  async_jobs?: Pick<GatewayConfig['async_jobs'], 'concurrency' | 'global_concurrency'>;
 }
 
 /** The typed job queue (QueueService) and its driver, chosen from the config. */
@@ -71,6 +73,12 @@ export interface QueueModuleOptions {
 export class QueueModule {
   static forRoot(options: QueueModuleOptions): DynamicModule {
     const queueNames = Object.values(QUEUES) as QueueName[];
+    const concurrency: Partial<Record<QueueName, number>> = options.async_jobs
+      ? { [QUEUES.async]: options.async_jobs.concurrency }
+      : {};
+    const globalConcurrency: Partial<Record<QueueName, number>> = options.async_jobs
+      ? { [QUEUES.async]: options.async_jobs.global_concurrency }
+      : {};
     const common: Provider[] = [
       JobHandlerRegistry,
       QueueService,
@@ -88,13 +96,13 @@ export class QueueModule {
             provide: QUEUE_DRIVER,
             inject: [JobHandlerRegistry, LOGGER],
             useFactory: (registry: JobHandlerRegistry, logger: Logger) =>
-              new InProcessQueueDriver(registry, logger.child({ context: 'queue' })),
+              new InProcessQueueDriver(registry, logger.child({ context: 'queue' }), concurrency),
           },
         ],
         exports: [QueueService, JobRecoveryRegistry],
       };
     }
-    const processors = options.role === 'api' ? [] : queueNames.map((queue) => processorFor(queue));
+    const processors = options.role === 'api' ? [] : queueNames.map((queue) => processorFor(queue, concurrency[queue]));
     return {
       module: QueueModule,
       imports: [
@@ -117,7 +125,7 @@ export class QueueModule {
           useFactory: (logger: Logger, ...rest: unknown[]) => {
             const queues = new Map(queueNames.map((name, i) => [name, rest[i] as Queue]));
             const workers = rest.slice(queueNames.length) as WorkerHost[];
-            return new BullMqQueueDriver(queues, workers, logger.child({ context: 'queue' }));
+            return new BullMqQueueDriver(queues, workers, logger.child({ context: 'queue' }), globalConcurrency);
           },
         },
       ],

@@ -51,4 +51,8 @@ export class GovernanceIdentityService implements IdentityProvider {
   verifyVirtualKey(value: string): AuthenticatedVirtualKey | Promise<AuthenticatedVirtualKey> {
     return this.virtualKeys.verify(value);
   }
+
+  verifyVirtualKeyId(id: string): Promise<AuthenticatedVirtualKey> {
+    return this.virtualKeys.verifyId(id);
+  }
 }

@@ -34,6 +34,14 @@ import { InferenceResponder } from './v1/inference-responder.js';
 import { InferencePipeline } from './v1/inference-pipeline.js';
 import { OutboundAdapterIo } from './providers/adapter-io.js';
 import { InferenceController } from './v1/inference.controller.js';
+import { AsyncJobMetrics } from './async/async-job.metrics.js';
+import { AsyncJobRunner } from './async/async-job.runner.js';
+import { AsyncJobsAdminController } from './async/async-jobs-admin.controller.js';
+import { AsyncJobsController } from './async/async-jobs.controller.js';
+import { AsyncJobsService } from './async/async-jobs.service.js';
+import { NativeAsync } from './async/native-async.js';
+import { AsyncJobEntity } from './async/entities/async-job.entity.js';
+import { WebhooksModule } from '../webhooks/webhooks.module.js';
 
 /**
  * The inference plane: providers and keys (catalog/), provider adapters (providers/), routing with retries and
@@ -46,9 +54,24 @@ import { InferenceController } from './v1/inference.controller.js';
     PricingOverridesModule,
     CircuitBreakerModule,
     McpToolsModule,
-    TypeOrmModule.forFeature([ProviderEntity, ProviderKeyEntity, RequestLogEntity, RequestLogContentEntity]),
+    WebhooksModule,
+    TypeOrmModule.forFeature([
+      ProviderEntity,
+      ProviderKeyEntity,
+      RequestLogEntity,
+      RequestLogContentEntity,
+      AsyncJobEntity,
+    ]),
   ],
-  controllers: [ProvidersController, ProviderKeysController, ModelsController, InferenceController, LogsController],
+  controllers: [
+    ProvidersController,
+    ProviderKeysController,
+    ModelsController,
+    InferenceController,
+    AsyncJobsController,
+    AsyncJobsAdminController,
+    LogsController,
+  ],
   providers: [
     ConfigProviders,
     CatalogSealer,
@@ -70,6 +93,10 @@ import { InferenceController } from './v1/inference.controller.js';
     RequestLogStore,
     RequestLogRecorder,
     RequestLogQuery,
+    AsyncJobsService,
+    AsyncJobRunner,
+    AsyncJobMetrics,
+    NativeAsync,
   ],
   exports: [
     ProviderCatalog,

@@ -340,6 +340,12 @@ export class VirtualKeysService {
     return this.lookup(hash).then((key) => this.admit(value, key));
   }
 
+  /** A key named by id (a queued job's), judged as `verify` judges a value; read from the database. */
+  async verifyId(id: string): Promise<AuthenticatedVirtualKey> {
+    const vk = isId(id) ? await this.dataSource.getRepository(VirtualKeyEntity).findOneBy({ id }) : null;
+    return this.admit('', vk ? { ...cachedKeyOf(vk), retires_at: null } : null);
+  }
+
   private admit(value: string, key: CachedVirtualKey | null): AuthenticatedVirtualKey {
     const now = Date.now();
     if (!key || (key.retires_at !== null && key.retires_at <= now)) {
@@ -373,20 +379,7 @@ export class VirtualKeysService {
       relations: { virtual_key: true },
     });
     const vk = credential?.virtual_key;
-    const key: CachedVirtualKey | null =
-      credential && vk
-        ? {
-            id: vk.id,
-            name: vk.name,
-            team_id: vk.team_id,
-            customer_id: vk.customer_id,
-            is_active: vk.is_active,
-            expires_at: vk.expires_at?.getTime() ?? null,
-            retires_at: credential.retires_at?.getTime() ?? null,
-            mcp_grants: storedMcpGrants(vk.mcp_configs),
-          }
-        : null;
-    return key;
+    return credential && vk ? { ...cachedKeyOf(vk), retires_at: credential.retires_at?.getTime() ?? null } : null;
   }
 
   private async addCredential(m: EntityManager, virtualKeyId: string, value: string): Promise<void> {
@@ -413,4 +406,17 @@ export class VirtualKeysService {
     }
     return error;
   }
+}
+
+/** What the key cache holds of a key, but the credential's retirement. */
+function cachedKeyOf(vk: VirtualKeyEntity): Omit<CachedVirtualKey, 'retires_at'> {
+  return {
+    id: vk.id,
+    name: vk.name,
+    team_id: vk.team_id,
+    customer_id: vk.customer_id,
+    is_active: vk.is_active,
+    expires_at: vk.expires_at?.getTime() ?? null,
+    mcp_grants: storedMcpGrants(vk.mcp_configs),
+  };
 }

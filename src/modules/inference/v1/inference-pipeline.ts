@@ -10,6 +10,7 @@ import { startInferenceTrace } from '../inference-tracing.js';
 import type { InferenceKind, Json } from '../providers/provider-adapter.js';
 import type { InferenceCall } from '../routing/inference-call.js';
 import { InferenceRouter } from '../routing/inference-router.service.js';
+import { NativeAsync } from '../async/native-async.js';
 import { InferenceAccess } from './inference-access.js';
 import { InferenceAgent, type InjectedTools } from './inference-agent.js';
 import { validateInferenceBody } from './inference-request.js';
@@ -41,9 +42,13 @@ export class InferencePipeline {
     private readonly tracing: InferenceTracing,
     private readonly pricing: PricingOverrides,
     private readonly agent: InferenceAgent,
+    private readonly nativeAsync: NativeAsync,
   ) {}
 
   async run(route: InferenceKind | NativeRoute, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (typeof route !== 'string' && NativeAsync.wanted(request)) {
+      return this.nativeAsync.serve(route.operation, route.params, request, reply);
+    }
     const started = performance.now();
     const native = typeof route === 'string' ? undefined : route.operation;
     const kind = native ? native.kind : (route as InferenceKind);
@@ -95,6 +100,8 @@ export class InferencePipeline {
         const injecting = this.agent.inject(call);
         tools = injecting instanceof Promise ? await injecting : injecting;
       }
+      // An async job's replay: the row records that the provider may now be called (and bill), before it is.
+      if (request.jobTicket) await request.jobTicket.dispatched();
       const result = await this.router.route(call);
       if (result.stream) {
         const encoder = native?.streamEncoder?.({ body, stream });
