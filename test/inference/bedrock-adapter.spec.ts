@@ -165,7 +165,7 @@ describe('bedrock adapter: requests', () => {
 });
 
 describe('bedrock adapter: answers', () => {
-  it('maps a Converse answer: text, tool use, reasoning, stop reason, cache usage', () => {
+  it('maps a Converse answer: text, tool use, reasoning with its signature, stop reason, cache usage', () => {
     const parsed = bedrockAdapter.parseResponse(
       'chat',
       {
@@ -193,6 +193,8 @@ describe('bedrock adapter: answers', () => {
           role: 'assistant',
           content: 'hello',
           reasoning_content: 'hmm',
+          // The signature Claude needs back on the next turn, as Anthropic answers carry it.
+          thinking_blocks: [{ type: 'thinking', thinking: 'hmm', signature: 's' }],
           tool_calls: [{ id: 'tu1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
         },
       },

@@ -80,6 +80,8 @@ function additionalFields(body: Json, model: string): Json | undefined {
   if (given !== undefined && !isJsonObject(given))
     throw invalid(BEDROCK_ADDITIONAL_FIELDS, `${BEDROCK_ADDITIONAL_FIELDS} must be an object`);
   const out: Json = { ...given };
+  // Claude's own `thinking` object (the `/anthropic` and `/bedrock` formats keep it for Claude) goes as it is.
+  if (model.includes('anthropic.') && isJsonObject(body.thinking)) out.thinking ??= body.thinking;
   const effort = body.reasoning_effort;
   if (model.includes('anthropic.') && typeof effort === 'string' && effort !== 'none' && effort !== 'minimal') {
     const budget = ANTHROPIC_THINKING_BUDGETS[effort];
@@ -156,7 +158,8 @@ function contentPart(part: unknown, param: string): Json {
 }
 
 function assistantContent(message: Json, param: string): Json[] {
-  const blocks: Json[] = assistantTexts(message.content, param).map((text) => ({ text }));
+  const blocks: Json[] = reasoningBlocks(message.thinking_blocks);
+  blocks.push(...assistantTexts(message.content, param).map((text) => ({ text })));
   const calls = message.tool_calls;
   if (Array.isArray(calls))
     calls.forEach((call: unknown, k) => {
@@ -165,6 +168,23 @@ function assistantContent(message: Json, param: string): Json[] {
     });
   // Converse refuses an empty turn: an assistant message with nothing in it keeps its place as empty text.
   return blocks.length > 0 ? blocks : [{ text: ' ' }];
+}
+
+/**
+ * Claude's earlier thinking (`thinking_blocks`, as the `/anthropic` and `/bedrock` formats and Claude answers carry
+ * them) as Converse `reasoningContent`, first in the turn: with thinking on, Claude refuses a tool-use turn that does
+ * not start with its signed thinking.
+ */
+function reasoningBlocks(raw: unknown): Json[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(isJsonObject).flatMap((block): Json[] => {
+    if (block.type === 'redacted_thinking' && typeof block.data === 'string')
+      return [{ reasoningContent: { redactedContent: block.data } }];
+    if (block.type !== 'thinking' || typeof block.thinking !== 'string') return [];
+    const text: Json = { text: block.thinking };
+    if (typeof block.signature === 'string' && block.signature) text.signature = block.signature;
+    return [{ reasoningContent: { reasoningText: text } }];
+  });
 }
 
 function toolResult(message: Json, param: string): Json {

@@ -53,16 +53,32 @@ export function reasoningTextOf(block: unknown): string {
   return typeof text === 'string' ? text : '';
 }
 
+/**
+ * Claude's signed or redacted reasoning as the `thinking_blocks` Anthropic answers carry: the next turn must send it
+ * back verbatim (signature included) when it calls tools with thinking on.
+ */
+function signedThinkingOf(block: unknown): Json | undefined {
+  if (!isJsonObject(block)) return undefined;
+  if (typeof block.redactedContent === 'string') return { type: 'redacted_thinking', data: block.redactedContent };
+  const text = isJsonObject(block.reasoningText) ? block.reasoningText : undefined;
+  if (typeof text?.signature !== 'string' || !text.signature) return undefined;
+  return { type: 'thinking', thinking: typeof text.text === 'string' ? text.text : '', signature: text.signature };
+}
+
 export function fromConverseResponse(body: Json, target: ProviderTarget): ParsedResponse {
   const output = isJsonObject(body.output) ? body.output : {};
   const blocks = jsonObjects(isJsonObject(output.message) ? output.message.content : undefined);
   const texts: string[] = [];
   const reasoning: string[] = [];
   const toolCalls: Json[] = [];
+  const thinkingBlocks: Json[] = [];
   for (const block of blocks) {
     if (typeof block.text === 'string') texts.push(block.text);
-    else if (block.reasoningContent !== undefined) reasoning.push(reasoningTextOf(block.reasoningContent));
-    else if (isJsonObject(block.toolUse))
+    else if (block.reasoningContent !== undefined) {
+      reasoning.push(reasoningTextOf(block.reasoningContent));
+      const signed = signedThinkingOf(block.reasoningContent);
+      if (signed) thinkingBlocks.push(signed);
+    } else if (isJsonObject(block.toolUse))
       toolCalls.push({
         id: block.toolUse.toolUseId,
         type: 'function',
@@ -76,6 +92,7 @@ export function fromConverseResponse(body: Json, target: ProviderTarget): Parsed
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   const thought = reasoning.join('');
   if (thought) message.reasoning_content = thought;
+  if (thinkingBlocks.length > 0) message.thinking_blocks = thinkingBlocks;
   const usage = converseUsage(body.usage);
   return {
     body: {

@@ -191,6 +191,12 @@ export class BedrockStreamDecoder extends BedrockEventStreamDecoder {
     } else if (delta.reasoningContent !== undefined) {
       const text = reasoningTextOf(delta.reasoningContent);
       if (text) out.push(this.delta({ reasoning_content: text }));
+      // Claude's signature (and redacted reasoning), needed on the next turn: carried as the Anthropic stream carries it.
+      const r = isJsonObject(delta.reasoningContent) ? delta.reasoningContent : {};
+      if (typeof r.signature === 'string' && r.signature)
+        out.push(this.delta({ thinking_blocks: [{ type: 'thinking', thinking: '', signature: r.signature }] }));
+      if (typeof r.redactedContent === 'string')
+        out.push(this.delta({ thinking_blocks: [{ type: 'redacted_thinking', data: r.redactedContent }] }));
     }
   }
 

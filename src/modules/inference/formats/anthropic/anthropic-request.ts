@@ -18,7 +18,7 @@ import {
  */
 
 /** `thinking.budget_tokens` → `reasoning_effort` for targets that only know efforts (the inverse of the adapters'). */
-function effortOf(budget: unknown): string {
+export function effortOf(budget: unknown): string {
   if (typeof budget !== 'number' || budget < 4096) return 'low';
   return budget < 16384 ? 'medium' : 'high';
 }

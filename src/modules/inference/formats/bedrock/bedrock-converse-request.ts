@@ -1,6 +1,7 @@
 import { GatewayException } from '../../../../core/errors/gateway.exception.js';
 import type { Json } from '../../providers/provider-adapter.js';
 import { asArray, asObject, asString, isJsonObject } from '../../providers/wire-json.js';
+import { effortOf, keepsAnthropicExtras } from '../anthropic/anthropic-request.js';
 
 /**
  * A Converse request body → the canonical (OpenAI chat) body, without the model (it comes from the path). Every shape
@@ -108,9 +109,21 @@ function userMessages(content: unknown[], param: string): Json[] {
   return out;
 }
 
-function assistantMessage(content: unknown[], param: string): Json {
+/** Earlier signed reasoning as Claude's `thinking_blocks` (signature or redacted data byte for byte). */
+function thinkingBlockOf(reasoning: unknown, at: string): Json | undefined {
+  const r = objectAt(reasoning, at);
+  if (typeof r.redactedContent === 'string') return { type: 'redacted_thinking', data: r.redactedContent };
+  const text = asObject(r.reasoningText);
+  if (!text) return undefined;
+  const block: Json = { type: 'thinking', thinking: stringAt(text.text, `${at}.reasoningText.text`) };
+  if (typeof text.signature === 'string') block.signature = text.signature;
+  return block;
+}
+
+function assistantMessage(content: unknown[], param: string, claude: boolean): Json {
   const texts: string[] = [];
   const calls: Json[] = [];
+  const thinking: Json[] = [];
   content.forEach((raw, j) => {
     const at = `${param}[${j}]`;
     const block = objectAt(raw, at);
@@ -122,17 +135,21 @@ function assistantMessage(content: unknown[], param: string): Json {
         type: 'function',
         function: { name: stringAt(use.name, `${at}.toolUse.name`), arguments: JSON.stringify(use.input ?? {}) },
       });
-      // Earlier reasoning is not replayed: the canonical request has no field every provider accepts for it.
-    } else if (block.reasoningContent === undefined && block.cachePoint === undefined) {
+    } else if (block.reasoningContent !== undefined) {
+      // Claude checks the signed thinking that preceded its tool use; no other provider takes earlier reasoning.
+      const replayed = claude ? thinkingBlockOf(block.reasoningContent, `${at}.reasoningContent`) : undefined;
+      if (replayed) thinking.push(replayed);
+    } else if (block.cachePoint === undefined) {
       throw invalid(at, `${at} must be a text, toolUse, reasoningContent or cachePoint block`);
     }
   });
   const message: Json = { role: 'assistant', content: texts.length > 0 ? texts.join('') : null };
   if (calls.length > 0) message.tool_calls = calls;
+  if (thinking.length > 0) message.thinking_blocks = thinking;
   return message;
 }
 
-function messagesOf(raw: unknown): Json[] {
+function messagesOf(raw: unknown, claude: boolean): Json[] {
   const messages = asArray(raw);
   if (!messages || messages.length === 0) throw invalid('messages', 'messages must be a non-empty array');
   const out: Json[] = [];
@@ -141,7 +158,7 @@ function messagesOf(raw: unknown): Json[] {
     const content = asArray(message.content);
     if (!content) throw invalid(`messages[${i}].content`, `messages[${i}].content must be an array`);
     if (message.role === 'user') out.push(...userMessages(content, `messages[${i}].content`));
-    else if (message.role === 'assistant') out.push(assistantMessage(content, `messages[${i}].content`));
+    else if (message.role === 'assistant') out.push(assistantMessage(content, `messages[${i}].content`, claude));
     else throw invalid(`messages[${i}].role`, `messages[${i}].role must be user or assistant`);
   });
   return out;
@@ -215,7 +232,8 @@ function toolConfigInto(out: Json, raw: unknown): void {
 export function converseToChat(raw: unknown, model: string, stream: boolean): Json {
   const body = objectAt(raw ?? {}, 'body');
   const system = systemOf(body.system);
-  const messages = messagesOf(body.messages);
+  const claude = keepsAnthropicExtras(model);
+  const messages = messagesOf(body.messages, claude);
   const out: Json = {
     model,
     messages: system === undefined ? messages : [{ role: 'system', content: system }, ...messages],
@@ -228,6 +246,13 @@ export function converseToChat(raw: unknown, model: string, stream: boolean): Js
     // they never replace what the Converse fields said.
     const extra = objectAt(body.additionalModelRequestFields, 'additionalModelRequestFields');
     for (const [key, value] of Object.entries(extra)) if (!(key in out)) out[key] = value;
+    // Claude's `thinking` means nothing to other providers (OpenAI refuses unknown members): they get an effort.
+    const thinking = asObject(extra.thinking);
+    if (thinking && !claude) {
+      delete out.thinking;
+      if (thinking.type !== 'disabled' && !('reasoning_effort' in out))
+        out.reasoning_effort = effortOf(thinking.budget_tokens);
+    }
   }
   return out;
 }

@@ -14,6 +14,25 @@ export function toolInputOf(args: unknown): unknown {
 }
 
 /**
+ * Claude's `thinking_blocks` as reasoning blocks, signatures and redactions kept (the next turn must send them back);
+ * else the reasoning text of any provider as one unsigned block.
+ */
+function reasoningBlocks(message: Json): Json[] {
+  const signed = (asArray(message.thinking_blocks) ?? []).flatMap((raw): Json[] => {
+    const block = asObject(raw) ?? {};
+    if (block.type === 'redacted_thinking' && typeof block.data === 'string')
+      return [{ reasoningContent: { redactedContent: block.data } }];
+    if (block.type !== 'thinking') return [];
+    const text: Json = { text: asString(block.thinking) ?? '' };
+    if (typeof block.signature === 'string' && block.signature) text.signature = block.signature;
+    return [{ reasoningContent: { reasoningText: text } }];
+  });
+  if (signed.length > 0) return signed;
+  const reasoning = reasoningTextOf(message);
+  return reasoning ? [{ reasoningContent: { reasoningText: { text: reasoning } } }] : [];
+}
+
+/**
  * The canonical chat completion → the Converse answer: reasoning, text and tool uses as content blocks, the finish
  * reason as `stopReason`, the priced usage in Converse's counts, `latencyMs` the time the gateway took.
  */
@@ -21,8 +40,7 @@ export function chatToConverse(answer: Json, usage: Usage | undefined, latencyMs
   const choice = asObject(asArray(answer.choices)?.[0]) ?? {};
   const message = asObject(choice.message) ?? {};
   const content: Json[] = [];
-  const reasoning = reasoningTextOf(message);
-  if (reasoning) content.push({ reasoningContent: { reasoningText: { text: reasoning } } });
+  content.push(...reasoningBlocks(message));
   const text = asString(message.content);
   if (text) content.push({ text });
   for (const raw of asArray(message.tool_calls) ?? []) {

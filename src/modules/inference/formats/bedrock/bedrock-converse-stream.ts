@@ -22,6 +22,11 @@ function blockFrame(event: BlockEvent): Uint8Array {
             : { toolUse: { input: event.text } };
       return eventFrame('contentBlockDelta', { contentBlockIndex: event.index, delta });
     }
+    case 'reasoning_extra':
+      return eventFrame('contentBlockDelta', {
+        contentBlockIndex: event.index,
+        delta: { reasoningContent: event.content },
+      });
     case 'stop':
       return eventFrame('contentBlockStop', { contentBlockIndex: event.index });
   }

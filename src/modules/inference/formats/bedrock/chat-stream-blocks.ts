@@ -9,6 +9,8 @@ export type BlockKind = 'text' | 'reasoning' | 'tool';
 export type BlockEvent =
   | { type: 'start'; index: number; kind: BlockKind; toolId?: string; toolName?: string }
   | { type: 'delta'; index: number; kind: BlockKind; text: string }
+  /** Claude's reasoning signature or redacted reasoning (`{ signature }`, `{ redactedContent }`), in its block. */
+  | { type: 'reasoning_extra'; index: number; content: Json }
   | { type: 'stop'; index: number };
 
 /**
@@ -30,6 +32,7 @@ export class ChatStreamBlocks {
     const delta = asObject(choice.delta) ?? {};
     const reasoning = reasoningTextOf(delta);
     if (reasoning) this.text('reasoning', reasoning, out);
+    for (const block of asArray(delta.thinking_blocks) ?? []) this.reasoningExtra(asObject(block) ?? {}, out);
     const text = asString(delta.content);
     if (text) this.text('text', text, out);
     for (const raw of asArray(delta.tool_calls) ?? []) this.tool(asObject(raw) ?? {}, out);
@@ -48,6 +51,18 @@ export class ChatStreamBlocks {
   private text(kind: 'text' | 'reasoning', text: string, out: BlockEvent[]): void {
     if (this.open?.kind !== kind) this.start(kind, out);
     out.push({ type: 'delta', index: this.open!.index, kind, text });
+  }
+
+  private reasoningExtra(block: Json, out: BlockEvent[]): void {
+    const content =
+      block.type === 'redacted_thinking' && typeof block.data === 'string'
+        ? { redactedContent: block.data }
+        : typeof block.signature === 'string' && block.signature
+          ? { signature: block.signature }
+          : undefined;
+    if (!content) return;
+    if (this.open?.kind !== 'reasoning') this.start('reasoning', out);
+    out.push({ type: 'reasoning_extra', index: this.open!.index, content });
   }
 
   private tool(call: Json, out: BlockEvent[]): void {
