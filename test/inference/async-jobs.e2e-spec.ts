@@ -370,4 +370,54 @@ describe(`async inference jobs (${RUN_MODE})`, () => {
     expect(polled!.headers.get('x-gateway-async-status')).toBe('failed');
     expect(polled!.headers.get('x-gateway-async-id')).toBe(failing.body.id);
   });
+
+  it('provider-format refusals: a streaming route, a token count, a bad header value', async () => {
+    const genai = s.gw.http.withHeaders({ 'x-goog-api-key': s.vk, 'x-gateway-async': 'true' });
+    const stream = await genai.post('/genai/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse', {
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+    });
+    expect(stream.status, stream.text).toBe(400);
+    expect(stream.body.error.status).toBe('INVALID_ARGUMENT');
+    expect(stream.body.error.details[1].fieldViolations[0].field).toBe('stream');
+    const count = await s.gw.http
+      .withHeaders({ 'x-api-key': s.vk, 'x-gateway-async': 'true', 'anthropic-version': '2023-06-01' })
+      .post('/anthropic/v1/messages/count_tokens', {
+        model: 'anthropic/claude-sonnet-4-5',
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+    expect(count.status, count.text).toBe(400);
+    expect(count.body.error.param).toBe('x-gateway-async');
+    const yes = await s.gw.http
+      .withHeaders({ authorization: `Bearer ${s.vk}`, 'x-gateway-async': 'yes' })
+      .post('/openai/v1/embeddings', { model: 'openai/text-embedding-3-small', input: 'x' });
+    expect(yes.status, yes.text).toBe(400);
+    expect(yes.body.error.param).toBe('x-gateway-async');
+    // A genai job: the model from the path, the answer in Gemini's shape.
+    const submitted = await genai.post('/genai/v1beta/models/gemini-2.0-flash:generateContent', {
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+    });
+    expect(submitted.status, submitted.text).toBe(202);
+    let done: HttpResult | undefined;
+    for (let i = 0; i < 200; i++) {
+      done = await s.gw.http
+        .withHeaders({ 'x-goog-api-key': s.vk, 'x-gateway-async-id': submitted.body.id })
+        .post('/genai/v1beta/models/gemini-2.0-flash:generateContent', {});
+      if (done.status !== 202) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(done!.status, done!.text).toBe(200);
+    expect(done!.body.candidates[0].content.parts[0].text).toEqual(expect.any(String));
+    const row = await db.query('SELECT path, request_headers FROM async_jobs WHERE id = $1', [submitted.body.id]);
+    expect(row[0].path).toBe('/genai/v1beta/models/gemini-2.0-flash:generateContent');
+    expect(row[0].request_headers['x-goog-api-key']).toBeUndefined();
+  });
+
+  it('/metrics: queue depth, wait and run time of async jobs', async () => {
+    const metrics = await s.admin.get('/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toMatch(/gateway_queue_jobs\{queue="gateway-async",state="waiting"\} \d+/);
+    expect(metrics.text).toMatch(/gateway_async_job_wait_seconds_count\{type="chat\/completions"\} [1-9]/);
+    expect(metrics.text).toMatch(/gateway_async_job_run_seconds_count\{type="embeddings",status="completed"\} [1-9]/);
+    expect(metrics.text).toMatch(/gateway_async_jobs_finished_total\{type="chat\/completions",status="failed"\} [1-9]/);
+  });
 });

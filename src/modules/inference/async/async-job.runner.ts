@@ -10,7 +10,7 @@ import { parseDuration } from '../../../core/config/duration.js';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
-import { JOBS, type JobPayloads } from '../../../core/queue/job-catalogue.js';
+import { JOB_SETTINGS, JOBS, type JobPayloads } from '../../../core/queue/job-catalogue.js';
 import { JobHandler, type JobContext } from '../../../core/queue/job-handler.decorator.js';
 import { WebhookNotifier } from '../../webhooks/webhook-notifier.js';
 import { AsyncJobMetrics } from './async-job.metrics.js';
@@ -77,19 +77,27 @@ export class AsyncJobRunner {
     );
     if (!claimed.affected) return null;
     if (row.attempts === 0) this.metrics.waited(row.type, (startedAt.getTime() - row.created_at.getTime()) / 1000);
-    const outcome = await this.replay(row, context);
+    const { outcome, dispatched } = await this.replay(row, context);
+    // The gateway itself could not take the request (shutting down, its limits store unreachable) and nothing reached
+    // a provider: the queue runs the job again later, unless this was its last attempt.
+    if (outcome.statusCode === 503 && !dispatched && context.attempt < JOB_SETTINGS[JOBS.inferenceAsyncRun].attempts) {
+      await this.repository.update({ id: row.id }, { status: 'pending' });
+      throw new Error(`async job ${row.id}: the gateway answered 503 before calling a provider; retrying`);
+    }
     await this.finish(row, outcome);
     this.metrics.ran(row.type, outcome.status, (Date.now() - startedAt.getTime()) / 1000);
     return { status: outcome.status };
   }
 
   /** The synchronous route, called in-process as the job's virtual key. */
-  private async replay(row: AsyncJobEntity, context: JobContext): Promise<Outcome> {
+  private async replay(row: AsyncJobEntity, context: JobContext): Promise<{ outcome: Outcome; dispatched: boolean }> {
+    let dispatched = false;
     const ticket = this.tickets.issue({
       jobId: row.id,
       virtualKeyId: row.virtual_key_id,
       dispatched: async () => {
         await this.repository.update({ id: row.id }, { dispatched_at: new Date() });
+        dispatched = true;
       },
     });
     const signals = [AbortSignal.timeout(this.timeoutMs), ...(context.signal ? [context.signal] : [])];
@@ -103,7 +111,12 @@ export class AsyncJobRunner {
         payload: Buffer.from(row.request_body),
         signal: AbortSignal.any(signals),
       });
-      return outcomeOf(response.statusCode, String(response.headers['content-type'] ?? ''), response.rawPayload);
+      const outcome = outcomeOf(
+        response.statusCode,
+        String(response.headers['content-type'] ?? ''),
+        response.rawPayload,
+      );
+      return { outcome, dispatched };
     } catch (err) {
       const timedOut = signals[0]!.aborted;
       const error = timedOut
@@ -113,7 +126,7 @@ export class AsyncJobRunner {
         : err;
       if (!timedOut) this.logger.error({ err, job_id: row.id }, 'async job replay failed');
       const rendered = toErrorResponse(error);
-      return { status: 'failed', statusCode: rendered.status, error: { ...rendered.body } };
+      return { outcome: { status: 'failed', statusCode: rendered.status, error: { ...rendered.body } }, dispatched };
     } finally {
       this.tickets.revoke(ticket);
     }

@@ -34,6 +34,9 @@ export class NativeAsync {
     if (flag !== 'true') {
       throw GatewayException.validation(ASYNC_HEADER, `${ASYNC_HEADER} must be "true" to submit the request as a job`);
     }
+    if (operation.kind === 'count_tokens') {
+      throw GatewayException.validation(ASYNC_HEADER, 'Token counts are answered at once: they cannot be async jobs');
+    }
     const query = (request.query ?? {}) as Record<string, string | undefined>;
     const canonical = operation.toCanonical(request.body, params, query, request.headers).body;
     const accepted = await this.jobs.submit(request, { type, kind: operation.kind, canonical });
