@@ -178,7 +178,6 @@ export const COHERE_GOLDEN: Record<Target, CellGolden> = {
           { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_golden_1', content: 'sunny, 21C' }] },
         ],
         max_tokens: 2048,
-        thinking: { type: 'enabled', budget_tokens: 1024 },
         temperature: 1,
         tools: [
           {
@@ -201,7 +200,6 @@ export const COHERE_GOLDEN: Record<Target, CellGolden> = {
           tool_calls: [
             { id: 'toolu_#2', type: 'function', function: { name: 'get_time', arguments: '{"city":"Paris"}' } },
           ],
-          content: [{ type: 'thinking', thinking: 'Let me think about this request.' }],
         },
         usage: { billed_units: { input_tokens: 17, output_tokens: 2 }, tokens: { input_tokens: 17, output_tokens: 2 } },
       },
@@ -479,7 +477,6 @@ export const COHERE_GOLDEN: Record<Target, CellGolden> = {
             },
           ],
         },
-        additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1024 } },
       },
       answer: {
         id: 'chatcmpl-#1',
@@ -489,7 +486,6 @@ export const COHERE_GOLDEN: Record<Target, CellGolden> = {
           tool_calls: [
             { id: 'tooluse_#2', type: 'function', function: { name: 'get_time', arguments: '{"city":"Paris"}' } },
           ],
-          content: [{ type: 'thinking', thinking: 'Let me think about this request.' }],
         },
         usage: { billed_units: { input_tokens: 17, output_tokens: 2 }, tokens: { input_tokens: 17, output_tokens: 2 } },
       },

@@ -156,7 +156,6 @@ export const GENAI_GOLDEN: Record<Target, CellGolden> = {
           },
         ],
         max_tokens: 2048,
-        thinking: { type: 'enabled', budget_tokens: 1024 },
         temperature: 1,
         tools: [
           {
@@ -177,10 +176,7 @@ export const GENAI_GOLDEN: Record<Target, CellGolden> = {
           {
             content: {
               role: 'model',
-              parts: [
-                { text: 'Let me think about this request.', thought: true },
-                { functionCall: { name: 'get_time', args: { city: 'Paris' } } },
-              ],
+              parts: [{ functionCall: { name: 'get_time', args: { city: 'Paris' } } }],
             },
             finishReason: 'STOP',
             index: 0,
@@ -417,17 +413,13 @@ export const GENAI_GOLDEN: Record<Target, CellGolden> = {
           ],
           toolChoice: { auto: {} },
         },
-        additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1024 } },
       },
       answer: {
         candidates: [
           {
             content: {
               role: 'model',
-              parts: [
-                { text: 'Let me think about this request.', thought: true },
-                { functionCall: { name: 'get_time', args: { city: 'Paris' } } },
-              ],
+              parts: [{ functionCall: { name: 'get_time', args: { city: 'Paris' } } }],
             },
             finishReason: 'STOP',
             index: 0,

@@ -334,7 +334,6 @@ export const OPENAI_GOLDEN: Record<Target, CellGolden> = {
           { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_golden_1', content: 'sunny, 21C' }] },
         ],
         max_tokens: 2048,
-        thinking: { type: 'enabled', budget_tokens: 1024 },
         temperature: 1,
         tools: [
           {
@@ -363,14 +362,6 @@ export const OPENAI_GOLDEN: Record<Target, CellGolden> = {
               content: null,
               tool_calls: [
                 { id: 'toolu_#2', type: 'function', function: { name: 'get_time', arguments: '{"city":"Paris"}' } },
-              ],
-              reasoning_content: 'Let me think about this request.',
-              thinking_blocks: [
-                {
-                  type: 'thinking',
-                  thinking: 'Let me think about this request.',
-                  signature: 'EqQBCkYIARgCIkBzaW11bGF0b3Igc2lnbmF0dXJl',
-                },
               ],
             },
             finish_reason: 'tool_calls',
@@ -835,7 +826,6 @@ export const OPENAI_GOLDEN: Record<Target, CellGolden> = {
           ],
           toolChoice: { auto: {} },
         },
-        additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1024 } },
       },
       answer: {
         id: 'chatcmpl-#1',
@@ -850,14 +840,6 @@ export const OPENAI_GOLDEN: Record<Target, CellGolden> = {
               content: null,
               tool_calls: [
                 { id: 'tooluse_#2', type: 'function', function: { name: 'get_time', arguments: '{"city":"Paris"}' } },
-              ],
-              reasoning_content: 'Let me think about this request.',
-              thinking_blocks: [
-                {
-                  type: 'thinking',
-                  thinking: 'Let me think about this request.',
-                  signature: 'c2ltdWxhdG9yIHNpZ25hdHVyZQ==',
-                },
               ],
             },
             finish_reason: 'tool_calls',

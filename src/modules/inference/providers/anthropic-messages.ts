@@ -39,7 +39,10 @@ export function toAnthropicMessagesBody(body: Json, stream: boolean): Json {
   if (system !== undefined) out.system = system;
   out.messages = messages;
 
-  const thinking = thinkingOf(body);
+  let thinking = thinkingOf(body);
+  // Claude refuses thinking when the turn it continues used tools without its signed thinking (a conversation begun
+  // through a format that has no place for signatures): without thinking the request is still served.
+  if (thinking && thinking.type !== 'disabled' && toolTurnLacksThinking(messages)) thinking = undefined;
   const callerMax = firstNumber(body.max_completion_tokens, body.max_tokens);
   if (thinking) {
     // OpenAI's max_completion_tokens includes reasoning; Anthropic wants max_tokens > budget_tokens.
@@ -73,6 +76,19 @@ export function toAnthropicCountTokensBody(body: Json): Json {
   const out: Json = {};
   for (const field of COUNT_TOKENS_FIELDS) if (full[field] !== undefined) out[field] = full[field];
   return out;
+}
+
+/** The last assistant turn called tools but does not begin with a thinking block (Claude then refuses thinking). */
+export function toolTurnLacksThinking(messages: readonly Json[]): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== 'assistant') continue;
+    const blocks = Array.isArray(message.content) ? (message.content as Json[]) : [];
+    if (!blocks.some((b) => b.type === 'tool_use')) return false;
+    const first = blocks[0]?.type;
+    return first !== 'thinking' && first !== 'redacted_thinking';
+  }
+  return false;
 }
 
 function firstNumber(...values: unknown[]): number | undefined {

@@ -67,8 +67,22 @@ export function toConverseBody(body: Json, model: string): Json {
   }
 
   const additional = additionalFields(body, model);
-  if (additional) out.additionalModelRequestFields = additional;
+  // As on Anthropic's API: Claude refuses thinking when the turn it continues used tools without its signed thinking.
+  if (additional?.thinking !== undefined && toolTurnLacksReasoning(messages)) delete additional.thinking;
+  if (additional && Object.keys(additional).length > 0) out.additionalModelRequestFields = additional;
   return out;
+}
+
+/** The last assistant turn called tools but does not begin with its reasoning. */
+function toolTurnLacksReasoning(messages: readonly Json[]): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== 'assistant') continue;
+    const blocks = Array.isArray(message.content) ? (message.content as Json[]) : [];
+    if (!blocks.some((b) => b.toolUse !== undefined)) return false;
+    return blocks[0]?.reasoningContent === undefined;
+  }
+  return false;
 }
 
 /**
