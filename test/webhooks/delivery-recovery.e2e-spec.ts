@@ -33,7 +33,7 @@ const deliveries = (gw: TestApp) =>
 describe(`webhook deliveries survive a restart (${MODE})`, () => {
   let receiver: WebhookReceiver;
   let gw: TestApp;
-  let ids: string[] = [];
+  const ids: string[] = [];
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
