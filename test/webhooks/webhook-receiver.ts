@@ -35,7 +35,7 @@ export function verifySignature(secret: string, headers: IncomingHttpHeaders, ra
   const timestamp = String(headers['x-gateway-webhook-timestamp'] ?? '');
   const signature = String(headers['x-gateway-webhook-signature'] ?? '');
   if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;
-  const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
+  const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
   const given = signature.startsWith('v1=') ? signature.slice(3) : '';
   return given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
 }
