@@ -1,5 +1,6 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
 import { AsyncJobs1795700000008 } from './1795700000008-AsyncJobs.js';
+import { Webhooks1795700000009 } from './1795700000009-Webhooks.js';
 import { AccessProfileRolesAndKeyHints1795700000006 } from './1795700000006-AccessProfileRolesAndKeyHints.js';
 import { AccessProfileVersions1795700000005 } from './1795700000005-AccessProfileVersions.js';
 import { AccessProfilePropagations1795700000007 } from './1795700000007-AccessProfilePropagations.js';
@@ -42,4 +43,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   AccessProfileRolesAndKeyHints1795700000006,
   AccessProfilePropagations1795700000007,
   AsyncJobs1795700000008,
+  Webhooks1795700000009,
 ];

@@ -134,12 +134,14 @@ export const JOB_SETTINGS: { [K in JobName]: JobSettings<K> } = {
   },
   'webhooks.deliver': {
     queue: QUEUES.default,
-    // Each attempt is recorded on the delivery row; the handler schedules the next one itself (webhooks.max_attempts,
-    // doubling from webhooks.retry_backoff_initial), so the queue's own retries only cover infrastructure errors.
+    // One run is one attempt, recorded on the delivery row; a failed attempt enqueues the next itself, delayed, with
+    // its own job id (`webhook-delivery-<id>-<n>`; webhooks.max_attempts, doubling from retry_backoff_initial), so the
+    // queue's own retries only cover infrastructure errors. The row's claim keeps duplicate runs from sending twice.
     attempts: 3,
     backoff: { type: 'exponential', delayMs: 1_000 },
     idempotencyKey: (payload) => `webhook-delivery-${payload.delivery_id}`,
-    keepCompletedMs: 10 * 60 * 1000,
+    // Short: the recovery sweep re-enqueues a lost delivery under this id, which a kept finished job would block.
+    keepCompletedMs: 60 * 1000,
     timeoutMs: 5 * 60 * 1000,
   },
 };
