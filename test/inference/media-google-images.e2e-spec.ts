@@ -29,7 +29,7 @@ describe(`media: google image generation on gemini and vertex (${RUN_MODE})`, ()
 
   it('gemini imagen: the SDK gets n images as b64_json from one :predict call with sampleCount and aspectRatio', async () => {
     const res = await s.openai.images
-      .generate({ model: 'gemini/imagen-4.0-generate-001', prompt: 'a red fox', n: 2, size: '1792x1024' as never })
+      .generate({ model: 'gemini/imagen-4.0-generate-001', prompt: 'a red fox', n: 2, size: '1792x1024' })
       .withResponse();
     expect(res.response.headers.get('x-gateway-routing-info-provider')).toBe('gemini');
     expect(res.data.data).toEqual([{ b64_json: SIM_PNG_BASE64 }, { b64_json: SIM_PNG_BASE64 }]);

@@ -207,7 +207,7 @@ function imageGenerateOperation(req: SimRequest, model: string): Operation | Rep
   const body = req.body as Obj;
   const config = isObj(body.generationConfig) ? body.generationConfig : {};
   const imageConfig = isObj(config.imageConfig) ? config.imageConfig : {};
-  if (imageConfig.aspectRatio !== undefined && !ASPECT_RATIOS.has(String(imageConfig.aspectRatio))) {
+  if (imageConfig.aspectRatio !== undefined && !ASPECT_RATIOS.has(imageConfig.aspectRatio as string)) {
     return geminiError({ status: 400, message: 'Unsupported aspect ratio.' });
   }
   const p = prompt(body, model);
@@ -263,7 +263,7 @@ export function imagenPredictOperation(req: SimRequest, model: string): Operatio
   if (typeof count !== 'number' || count < 1 || count > 4) {
     return geminiError({ status: 400, message: 'sampleCount must be between 1 and 4.' });
   }
-  if (parameters.aspectRatio !== undefined && !ASPECT_RATIOS.has(String(parameters.aspectRatio))) {
+  if (parameters.aspectRatio !== undefined && !ASPECT_RATIOS.has(parameters.aspectRatio as string)) {
     return geminiError({ status: 400, message: 'Unsupported aspect ratio.' });
   }
   return () =>
