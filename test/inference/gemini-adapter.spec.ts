@@ -64,9 +64,9 @@ const TEXT_STREAM =
   );
 
 describe('gemini: registry and request building', () => {
-  it('is registered for gemini with chat, embeddings and count_tokens', () => {
+  it('is registered for gemini with chat, embeddings, count_tokens and image generation', () => {
     expect(adapterFor('gemini')).toBe(geminiAdapter);
-    expect([...geminiAdapter.kinds].sort()).toEqual(['chat', 'count_tokens', 'embeddings']);
+    expect([...geminiAdapter.kinds].sort()).toEqual(['chat', 'count_tokens', 'embeddings', 'image_generation']);
     expect(geminiAdapter.defaultBaseUrl('gemini')).toBe('https://generativelanguage.googleapis.com');
   });
 

@@ -121,7 +121,7 @@ describe(`media endpoints on /v1 (${RUN_MODE})`, () => {
     expect(seen(s.sim)[0]).toMatchObject({ path: '/openai/v1/audio/transcriptions', key: 'gsk-1' });
     const speech = await s.inference.post('/v1/audio/speech', { model: 'groq/playai-tts', voice: 'x', input: 'hi' });
     expectInferenceError(speech, 400, 'caller_invalid_request', { code: 'unsupported_operation', param: 'model' });
-    const image = await s.inference.post('/v1/images/generations', { model: 'gemini/imagen-4', prompt: 'p' });
+    const image = await s.inference.post('/v1/images/generations', { model: 'anthropic/claude-x', prompt: 'p' });
     expectInferenceError(image, 400, 'caller_invalid_request', { code: 'unsupported_operation' });
     expect(image.body.error.message).toContain('image_generation');
     expect(seen(s.sim)).toHaveLength(1);

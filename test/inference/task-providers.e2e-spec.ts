@@ -164,6 +164,85 @@ describe(`task providers: replicate and runway (${RUN_MODE})`, () => {
     }
   });
 
+  it('runway video: an image and a Gen-4 Turbo model make an image_to_video task; the MP4 URL comes back', async () => {
+    const image = 'https://example.com/first-frame.png';
+    const res = await s.openai.images
+      .generate({
+        model: 'runway/gen4_turbo',
+        prompt: 'the camera pans left [sim:polls=1]',
+        size: '1280x720' as never,
+        image,
+        seconds: '6',
+      } as never)
+      .withResponse();
+    expect(res.response.headers.get('x-gateway-routing-info-provider')).toBe('runway');
+    expect(res.data.data?.[0]?.url).toMatch(/^https:\/\/dnznrvs05pmza\.cloudfront\.net\/sim\/.+\.mp4$/);
+    const [create, ...reads] = seen(s.sim, { family: 'runway' });
+    expect(create.path).toBe('/runway/v1/image_to_video');
+    expect(create.headers['x-runway-version']).toBe('2024-11-06');
+    expect(create.headers.authorization).toBe('Bearer key_runway_sim');
+    expect(create.body).toEqual({
+      model: 'gen4_turbo',
+      promptText: 'the camera pans left [sim:polls=1]',
+      promptImage: image,
+      ratio: '1280:720',
+      duration: 6,
+    });
+    expect(reads).toHaveLength(2);
+  });
+
+  it('runway video: a Veo model without an image is text_to_video, with the default ratio and duration', async () => {
+    const res = await s.inference.post('/v1/images/generations', {
+      model: 'runway/veo3.1',
+      prompt: 'waves at night [sim:polls=0]',
+      seed: 7,
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toEqual([{ url: expect.stringMatching(/\.mp4$/) }]);
+    const [create] = seen(s.sim, { family: 'runway' });
+    expect(create.path).toBe('/runway/v1/text_to_video');
+    expect(create.body).toEqual({
+      model: 'veo3.1',
+      promptText: 'waves at night [sim:polls=0]',
+      ratio: '1280:720',
+      duration: 8,
+      seed: 7,
+    });
+    const row = (await s.admin.get(`/api/logs/${res.headers.get('x-request-id')}`)).body;
+    expect(row).toMatchObject({
+      object: 'image_generation',
+      provider: 'runway',
+      model: 'veo3.1',
+      status_code: 200,
+      output_message: { object: 'images_summary', count: 1 },
+    });
+  });
+
+  it('runway video: bad input is a 400 naming the field; a duration Runway refuses is its 400 relayed', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ model: 'runway/gen4_turbo', prompt: 'x' }, 'image'],
+      [{ model: 'runway/gen4_turbo', prompt: 'x', image: 'file:///etc/passwd' }, 'image'],
+      [{ model: 'runway/veo3', prompt: 'x', seconds: 'eight' }, 'seconds'],
+      [{ model: 'runway/veo3', prompt: 'x', duration: 2.5 }, 'duration'],
+      [{ model: 'runway/veo3', prompt: 'x', size: 'wide' }, 'size'],
+      [{ model: 'runway/veo3', prompt: 'x', n: 2 }, 'n'],
+      [{ model: 'runway/veo3', prompt: 'x', response_format: 'b64_json' }, 'response_format'],
+    ];
+    for (const [body, param] of cases) {
+      const res = await s.inference.post('/v1/images/generations', body);
+      expectInferenceError(res, 400, 'caller_invalid_request', { param });
+    }
+    expect(seen(s.sim)).toHaveLength(0);
+    const refused = await s.inference.post('/v1/images/generations', {
+      model: 'runway/veo3',
+      prompt: 'x',
+      seconds: 5,
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.is_gateway_error).toBe(false);
+    expect(refused.body.error.message).toBe('Validation of body failed');
+  });
+
   it('runway: a size Runway refuses is its 400 relayed with its message', async () => {
     const res = await s.inference.post('/v1/images/generations', {
       model: 'runway/gen4_image',

@@ -15,6 +15,7 @@ import { runwareFamily } from './families/runware.js';
 import { sarvamFamily } from './families/sarvam.js';
 import { replicateFamily } from './families/replicate.js';
 import { runwayFamily } from './families/runway.js';
+import { mistralFamily } from './families/mistral.js';
 import { multipartBoundary, parseMultipart } from './multipart.js';
 import { type Exchange, sendReply, Timers, writeAnswer } from './response-writer.js';
 import { builtinPlan, DEFAULT_PLAN, type Plan, ScenarioError, ScenarioStore } from './scenarios.js';
@@ -65,6 +66,7 @@ const FAMILIES = new Map<string, Family>([
   ['sarvam', sarvamFamily],
   ['replicate', replicateFamily],
   ['runway', runwayFamily],
+  ['mistral', mistralFamily],
 ]);
 
 const EMPTY_QUERY = new URLSearchParams();

@@ -17,6 +17,7 @@ export type FamilyName =
   | 'runway'
   | 'runware'
   | 'sarvam'
+  | 'mistral'
   | MoreProviderFamily;
 export const FAMILY_NAMES: readonly FamilyName[] = [
   'openai',
@@ -32,6 +33,7 @@ export const FAMILY_NAMES: readonly FamilyName[] = [
   ...MORE_PROVIDER_FAMILIES,
   'runware',
   'sarvam',
+  'mistral',
 ];
 
 /** One request as the simulator received it (`GET /_sim/requests`, `sim.requests()`). */

@@ -24,6 +24,7 @@ import {
 } from '../family.js';
 import type { Framing } from '../types.js';
 import { DEFAULT_DIMENSIONS } from './openai.js';
+import { SIM_PNG_BASE64 } from './openai-media.js';
 
 type Obj = Record<string, unknown>;
 
@@ -186,10 +187,103 @@ function badBody(req: SimRequest, field: string): Reply | undefined {
   return undefined;
 }
 
+/** Aspect ratios Google's image models take. */
+const ASPECT_RATIOS: ReadonlySet<string> = new Set(['1:1', '3:4', '4:3', '9:16', '16:9']);
+
+/** Whether a generateContent request asks for images (`generationConfig.responseModalities` lists IMAGE). */
+function wantsImage(body: Obj): boolean {
+  const config = isObj(body.generationConfig) ? body.generationConfig : {};
+  return Array.isArray(config.responseModalities) && config.responseModalities.includes('IMAGE');
+}
+
+/**
+ * A Gemini image model's generateContent: one text part then one `inlineData` PNG, usage with IMAGE tokens out
+ * (1290 per image, as Google counts them). Only `*-image*` models make images; others answer 400 as Google does.
+ */
+function imageGenerateOperation(req: SimRequest, model: string): Operation | Reply {
+  if (!model.includes('-image')) {
+    return geminiError({ status: 400, message: 'Model does not support the requested response modalities: image' });
+  }
+  const body = req.body as Obj;
+  const config = isObj(body.generationConfig) ? body.generationConfig : {};
+  const imageConfig = isObj(config.imageConfig) ? config.imageConfig : {};
+  if (imageConfig.aspectRatio !== undefined && !ASPECT_RATIOS.has(imageConfig.aspectRatio as string)) {
+    return geminiError({ status: 400, message: 'Unsupported aspect ratio.' });
+  }
+  const p = prompt(body, model);
+  return () => {
+    const text = `Here is ${p.lastUserText}`;
+    const output = countWords(text);
+    return jsonReply(
+      200,
+      {
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [{ text }, { inlineData: { mimeType: 'image/png', data: SIM_PNG_BASE64 } }],
+            },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
+        usageMetadata: {
+          promptTokenCount: p.inputWords,
+          candidatesTokenCount: output + 1290,
+          totalTokenCount: p.inputWords + output + 1290,
+          promptTokensDetails: [{ modality: 'TEXT', tokenCount: p.inputWords }],
+          candidatesTokensDetails: [
+            { modality: 'TEXT', tokenCount: output },
+            { modality: 'IMAGE', tokenCount: 1290 },
+          ],
+        },
+        modelVersion: model,
+        responseId: newId(''),
+      },
+      { 'content-type': JSON_TYPE },
+    );
+  };
+}
+
+/**
+ * Imagen's `:predict`: `{instances: [{prompt}], parameters: {sampleCount, aspectRatio}}` → `sampleCount` PNGs as
+ * `predictions[].bytesBase64Encoded`. Vertex serves the same body on its publisher path.
+ */
+export function imagenPredictOperation(req: SimRequest, model: string): Operation | Reply {
+  if (!model.startsWith('imagen-')) {
+    return geminiError({ status: 404, message: `models/${model} is not found for API version v1beta, or predict.` });
+  }
+  const body = isObj(req.body) ? req.body : undefined;
+  const instances = Array.isArray(body?.instances) ? body.instances.filter(isObj) : [];
+  if (instances.length !== 1 || typeof instances[0]!.prompt !== 'string' || instances[0]!.prompt === '') {
+    return geminiError({ status: 400, message: 'Invalid request: instances[0].prompt is required.' });
+  }
+  const parameters = isObj(body?.parameters) ? body.parameters : {};
+  const count = parameters.sampleCount ?? 1;
+  if (typeof count !== 'number' || count < 1 || count > 4) {
+    return geminiError({ status: 400, message: 'sampleCount must be between 1 and 4.' });
+  }
+  if (parameters.aspectRatio !== undefined && !ASPECT_RATIOS.has(parameters.aspectRatio as string)) {
+    return geminiError({ status: 400, message: 'Unsupported aspect ratio.' });
+  }
+  return () =>
+    jsonReply(
+      200,
+      {
+        predictions: Array.from({ length: count }, () => ({
+          bytesBase64Encoded: SIM_PNG_BASE64,
+          mimeType: 'image/png',
+        })),
+      },
+      { 'content-type': JSON_TYPE },
+    );
+}
+
 function generateOperation(req: SimRequest, model: string, streaming: boolean): Operation | Reply {
   const bad = badBody(req, 'contents');
   if (bad) return bad;
   req.stream = streaming;
+  if (!streaming && wantsImage(req.body as Obj)) return imageGenerateOperation(req, model);
   const p = prompt(req.body as Obj, model);
   const sse = req.query.get('alt') === 'sse';
   return (knobs) => {
@@ -210,6 +304,8 @@ const MODELS = [
   { name: 'models/gemini-2.5-flash', methods: ['generateContent', 'countTokens'] },
   { name: 'models/gemini-2.5-pro', methods: ['generateContent', 'countTokens'] },
   { name: 'models/gemini-embedding-001', methods: ['embedContent', 'countTokens'] },
+  { name: 'models/gemini-2.5-flash-image', methods: ['generateContent', 'countTokens'] },
+  { name: 'models/imagen-4.0-generate-001', methods: ['predict'] },
   { name: 'models/sim-echo', methods: ['generateContent', 'countTokens', 'embedContent'] },
 ].map((m) => ({
   name: m.name,
@@ -269,6 +365,8 @@ export const geminiFamily: Family = {
         return generateOperation(req, model, false);
       case 'streamGenerateContent':
         return generateOperation(req, model, true);
+      case 'predict':
+        return imagenPredictOperation(req, model);
       case 'countTokens': {
         if (req.badJson || !isObj(req.body)) return badBody(req, 'contents')!;
         const body = req.body;

@@ -1,5 +1,14 @@
 import { countWords, newId } from '../answer.js';
-import { isObj, jsonReply, type Operation, type Reply, type SimRequest } from '../family.js';
+import {
+  dataFrame,
+  isObj,
+  jsonReply,
+  type Operation,
+  type Reply,
+  type SimRequest,
+  SSE_HEADERS,
+  type StreamReply,
+} from '../family.js';
 import { isSimFile, type SimFile } from '../multipart.js';
 import { badBody, type Flavor, openaiError, successHeaders } from './openai-wire.js';
 
@@ -35,7 +44,27 @@ export function binaryReply(contentType: string, body: string, headers: Record<s
   };
 }
 
-/** `POST /v1/audio/speech` `{model, input, voice, response_format}` → audio bytes. */
+/** Bytes of audio per `speech.audio.delta` event of a streamed answer. */
+const SPEECH_DELTA_BYTES = 16;
+
+/**
+ * `stream_format: "sse"`: the audio in base64 `speech.audio.delta` events, then `speech.audio.done` with the usage
+ * (input: one token per word; output: one per audio byte). No `event:` lines and no `[DONE]`, as OpenAI sends it.
+ */
+function speechEvents(audio: Buffer, input: string): StreamReply {
+  const frames: string[] = [];
+  for (let at = 0; at < audio.length; at += SPEECH_DELTA_BYTES) {
+    const chunk = audio.subarray(at, at + SPEECH_DELTA_BYTES).toString('base64');
+    frames.push(dataFrame(JSON.stringify({ type: 'speech.audio.delta', audio: chunk }), '\n'));
+  }
+  const usage = { input_tokens: countWords(input), output_tokens: audio.length, total_tokens: 0 };
+  usage.total_tokens = usage.input_tokens + usage.output_tokens;
+  frames.push(dataFrame(JSON.stringify({ type: 'speech.audio.done', usage }), '\n'));
+  const error = { type: 'error', error: { message: 'The server had an error while processing your request.' } };
+  return { headers: { ...SSE_HEADERS }, frames, errorFrame: dataFrame(JSON.stringify(error), '\n') };
+}
+
+/** `POST /v1/audio/speech` `{model, input, voice, response_format, stream_format}` → audio bytes, or SSE events. */
 export function speechOperation(flavor: Flavor, req: SimRequest): Operation | Reply {
   const bad = badBody(flavor, req, flavor === 'openai' ? ['model', 'input', 'voice'] : ['input', 'voice']);
   if (bad) return bad;
@@ -44,6 +73,19 @@ export function speechOperation(flavor: Flavor, req: SimRequest): Operation | Re
   const format = typeof body.response_format === 'string' ? body.response_format : 'mp3';
   const type = AUDIO_TYPES[format];
   if (!type) return openaiError(flavor, { status: 400, message: `Invalid response_format '${format}'.` });
+  if (body.stream_format === 'sse') {
+    // The tts-1 models answer audio only.
+    if (String(body.model).startsWith('tts-1')) {
+      return openaiError(
+        flavor,
+        { status: 400, message: "stream_format 'sse' is not supported for tts-1." },
+        'stream_format',
+      );
+    }
+    req.stream = true;
+    const audio = Buffer.from(simAudio(String(body.input)), 'latin1');
+    return () => speechEvents(audio, String(body.input));
+  }
   return () => binaryReply(type, simAudio(String(body.input)), successHeaders(flavor));
 }
 

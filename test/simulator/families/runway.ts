@@ -22,6 +22,21 @@ const RATIOS: ReadonlySet<string> = new Set([
   '1680:720',
 ]);
 
+/** Video models: the ratios and durations each takes; `text` says whether it makes videos without an image. */
+const VIDEO_MODELS: Readonly<
+  Record<string, { ratios: readonly string[]; durations: readonly number[]; text: boolean }>
+> = {
+  gen4_turbo: {
+    ratios: ['1280:720', '720:1280', '1104:832', '832:1104', '960:960', '1584:672'],
+    durations: [2, 3, 4, 5, 6, 7, 8, 9, 10],
+    text: false,
+  },
+  gen3a_turbo: { ratios: ['1280:768', '768:1280'], durations: [5, 10], text: false },
+  veo3: { ratios: ['1280:720', '720:1280'], durations: [8], text: true },
+  'veo3.1': { ratios: ['1280:720', '720:1280', '1080:1920', '1920:1080'], durations: [4, 6, 8], text: true },
+  'veo3.1_fast': { ratios: ['1280:720', '720:1280', '1080:1920', '1920:1080'], durations: [4, 6, 8], text: true },
+};
+
 /** Runway's errors: `{error}`; a body that fails validation adds `issues`. */
 function runwayError(status: number, error: string, extra: Record<string, unknown> = {}): Reply {
   return jsonReply(status, { error, ...extra });
@@ -32,7 +47,9 @@ function invalidBody(path: string, message: string): Reply {
 }
 
 /**
- * `/runway`: Runway's developer API. `POST /v1/text_to_image` (`{promptText, ratio, model}`) answers a task `{id}`;
+ * `/runway`: Runway's developer API. `POST /v1/text_to_image` (`{promptText, ratio, model}`), `POST
+ * /v1/image_to_video` (`{model, promptImage, promptText?, ratio, duration}`) and `POST /v1/text_to_video` (Veo models:
+ * `{model, promptText, ratio, duration}`; ratios and durations checked per model) answer a task `{id}`;
  * `GET /v1/tasks/{id}` reads it (`PENDING` → `RUNNING` with `progress` → `SUCCEEDED` with `output` URLs, or `FAILED`
  * with `failure` and `failureCode`; scripted by the prompt: see `sim-tasks.ts`). Every call needs Bearer auth and
  * `X-Runway-Version: 2024-11-06`.
@@ -62,6 +79,34 @@ export const runwayFamily: Family = {
       return () => {
         const task = createTask('', prompt, { model: req.model });
         task.output = [`https://dnznrvs05pmza.cloudfront.net/sim/${task.id}.png`];
+        return jsonReply(200, { id: task.id });
+      };
+    }
+    if (req.method === 'POST' && (req.sub === '/v1/image_to_video' || req.sub === '/v1/text_to_video')) {
+      const body = isObj(req.body) ? req.body : {};
+      const fromImage = req.sub === '/v1/image_to_video';
+      const spec = typeof body.model === 'string' ? VIDEO_MODELS[body.model] : undefined;
+      if (!spec || (!fromImage && !spec.text)) return invalidBody('model', 'Invalid model');
+      if (fromImage) {
+        const image = body.promptImage;
+        if (typeof image !== 'string' || !/^(https:\/\/|data:image\/)/.test(image)) {
+          return invalidBody('promptImage', 'Invalid url or data URI');
+        }
+      }
+      if (!fromImage && (typeof body.promptText !== 'string' || body.promptText === '')) {
+        return invalidBody('promptText', 'Required');
+      }
+      if (typeof body.ratio !== 'string' || !spec.ratios.includes(body.ratio)) {
+        return invalidBody('ratio', 'Invalid ratio');
+      }
+      if (typeof body.duration !== 'number' || !spec.durations.includes(body.duration)) {
+        return invalidBody('duration', 'Invalid duration');
+      }
+      req.model = body.model as string;
+      const prompt = typeof body.promptText === 'string' ? body.promptText : '';
+      return () => {
+        const task = createTask('', prompt, { model: req.model });
+        task.output = [`https://dnznrvs05pmza.cloudfront.net/sim/${task.id}.mp4`];
         return jsonReply(200, { id: task.id });
       };
     }

@@ -10,7 +10,7 @@ import {
   type SimRequest,
 } from '../family.js';
 import { anthropicError, anthropicFamily } from './anthropic.js';
-import { geminiError, geminiFamily } from './gemini.js';
+import { geminiError, geminiFamily, imagenPredictOperation } from './gemini.js';
 import { DEFAULT_DIMENSIONS } from './openai.js';
 import { chatOperation } from './openai-chat.js';
 import { isIssuedToken, tokenExchange } from './vertex-token.js';
@@ -118,7 +118,8 @@ export const vertexFamily: Family = {
     req.model = model;
     if (publisher === 'anthropic') return claudeOperation(req, model, method);
     if (publisher !== 'google') return notFound;
-    if (method === 'predict') return predictOperation(req);
+    if (method === 'predict')
+      return model.startsWith('imagen-') ? imagenPredictOperation(req, model) : predictOperation(req);
     return delegate(req, geminiFamily, `/v1/models/${model}:${method}`, req.body);
   },
 

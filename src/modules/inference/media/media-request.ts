@@ -13,6 +13,14 @@ const RESPONSE_FORMATS: Partial<Record<InferenceKind, readonly string[]>> = {
   image_variation: ['url', 'b64_json'],
 };
 
+/** Speech's `stream_format`: the audio bytes (default), or `sse` events carrying base64 audio deltas. */
+const SPEECH_STREAM_FORMATS: readonly string[] = ['audio', 'sse'];
+
+/** Whether a media request asks for a streamed answer (speech with `stream_format: "sse"`). */
+export function streamsMedia(kind: InferenceKind, body: Json): boolean {
+  return kind === 'speech' && body.stream_format === 'sse';
+}
+
 const OCR_DOCUMENT_TYPES: ReadonlySet<string> = new Set(['document_url', 'image_url']);
 
 function requireText(body: Json, field: string): void {
@@ -35,6 +43,9 @@ export function validateMediaBody(kind: MediaKind, body: Json): void {
   switch (kind) {
     case 'speech':
       requireText(body, 'input');
+      if (body.stream_format !== undefined && !SPEECH_STREAM_FORMATS.includes(body.stream_format as string)) {
+        throw GatewayException.validation('stream_format', 'stream_format must be audio or sse');
+      }
       break;
     case 'transcription':
       requireFile(body, 'file', false);

@@ -9,6 +9,7 @@ import { BedrockMantleAdapter } from './bedrock-mantle.adapter.js';
 import { DatabricksAdapter } from './databricks.adapter.js';
 import { GitHubCopilotAdapter } from './github-copilot.adapter.js';
 import { HuggingFaceAdapter } from './huggingface.adapter.js';
+import { MistralAdapter } from './mistral.adapter.js';
 import { OpenCodeAdapter } from './opencode.adapter.js';
 import { runwareAdapter } from './runware.adapter.js';
 import { SarvamAdapter } from './sarvam.adapter.js';
@@ -31,6 +32,7 @@ const ADAPTERS: Partial<Record<ProviderId, ProviderAdapter>> = {
   bedrock: bedrockAdapter,
   databricks: new DatabricksAdapter(),
   huggingface: new HuggingFaceAdapter(),
+  mistral: new MistralAdapter(),
   'github-copilot': new GitHubCopilotAdapter(),
   'opencode-zen': new OpenCodeAdapter('opencode-zen'),
   'opencode-go': new OpenCodeAdapter('opencode-go'),

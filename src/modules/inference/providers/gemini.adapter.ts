@@ -1,6 +1,7 @@
 import { toGeminiCountTokens, toGeminiGenerateContent } from './gemini-contents.js';
 import { fromGeminiEmbeddings, toGeminiEmbeddings } from './gemini-embeddings.js';
 import { parseGeminiError } from './gemini-error.js';
+import { fromGoogleImageAnswer, toGoogleImageCall } from './gemini-image.js';
 import { fromGeminiResponse } from './gemini-response.js';
 import { GeminiStreamDecoder } from './gemini-stream.js';
 import { bareModel, geminiModelPath } from './gemini-wire.js';
@@ -37,9 +38,12 @@ function post(target: ProviderTarget, method: string, body: Json, query = ''): U
 
 const unsupported = (kind: InferenceKind) => unsupportedRequest('gemini', kind);
 
-/** Gemini API (generativelanguage.googleapis.com v1beta): generateContent, embeddings, countTokens, models. */
+/**
+ * Gemini API (generativelanguage.googleapis.com v1beta): generateContent, embeddings, countTokens, models, and image
+ * generation (Imagen `:predict`, Gemini image models' `:generateContent`; `gemini-image.ts`).
+ */
 export const geminiAdapter: ProviderAdapter = {
-  kinds: new Set<InferenceKind>(['chat', 'embeddings', 'count_tokens']),
+  kinds: new Set<InferenceKind>(['chat', 'embeddings', 'count_tokens', 'image_generation']),
 
   defaultBaseUrl: () => GEMINI_DEFAULT_BASE_URL,
 
@@ -55,12 +59,15 @@ export const geminiAdapter: ProviderAdapter = {
       }
       case 'count_tokens':
         return post(target, 'countTokens', toGeminiCountTokens(body, target.model));
+      case 'image_generation': {
+        const call = toGoogleImageCall(body, target.model);
+        return post(target, call.method, call.body);
+      }
       case 'completions':
       case 'responses':
       case 'rerank':
       case 'speech':
       case 'transcription':
-      case 'image_generation':
       case 'image_edit':
       case 'image_variation':
       case 'ocr':
@@ -76,12 +83,13 @@ export const geminiAdapter: ProviderAdapter = {
         return fromGeminiEmbeddings(body, target);
       case 'count_tokens':
         return { body: inputTokensBody(body.totalTokens) };
+      case 'image_generation':
+        return fromGoogleImageAnswer(body, target.model);
       case 'completions':
       case 'responses':
       case 'rerank':
       case 'speech':
       case 'transcription':
-      case 'image_generation':
       case 'image_edit':
       case 'image_variation':
       case 'ocr':

@@ -103,11 +103,12 @@ export const OPENAI_COMPATIBLE_PROFILES: Partial<Record<ProviderId, OpenAiCompat
     kinds: TEXT_AND_EMBEDDINGS,
     serverSideFallback: true,
   },
-  // OCR (`/v1/ocr`, Mistral's own shape, which is /v1/ocr's canonical one); transcription is not wired yet.
+  // OCR (`/v1/ocr`, Mistral's own shape, which is /v1/ocr's canonical one); transcription's form and answer are
+  // Mistral's own (MistralAdapter).
   mistral: {
     baseUrl: 'https://api.mistral.ai/v1',
     auth: 'bearer',
-    kinds: ['chat', 'embeddings', 'ocr'],
+    kinds: ['chat', 'embeddings', 'ocr', 'transcription'],
     adjustBody: legacyMaxTokens,
   },
   // Chat through the inference router; embeddings are native feature extraction (HuggingFaceAdapter).

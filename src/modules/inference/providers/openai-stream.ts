@@ -166,3 +166,31 @@ export class OpenAiResponsesStreamDecoder extends OpenAiFamilyStreamDecoder {
     out.push({ kind: 'event', event, data });
   }
 }
+
+/**
+ * Speech with `stream_format: "sse"`: `data: {"type": "speech.audio.delta", "audio": <base64>}` events ended by
+ * `speech.audio.done`, which carries the usage (`input_tokens`, `output_tokens`, `total_tokens`). No `[DONE]`.
+ */
+export class OpenAiSpeechStreamDecoder extends OpenAiFamilyStreamDecoder {
+  protected readonly terminator = 'speech.audio.done';
+
+  protected message(message: SseMessage, out: StreamOutput[]): void {
+    const data = parseData(message.data);
+    if (!data) {
+      if (message.data.trim() === '') return;
+      return this.fail(out, { ...UNREADABLE });
+    }
+    const event = message.event ?? (typeof data.type === 'string' ? data.type : 'message');
+    if (event === 'error' || data.error !== undefined) {
+      const { type: _eventType, ...fields } = data;
+      return this.fail(out, openAiStreamError(openAiErrorFields({ error: asObject(data.error) ?? fields })));
+    }
+    if (event === 'speech.audio.done') {
+      this.closed = true;
+      const usage = usageFromResponses(data.usage);
+      out.push(usage ? { kind: 'event', event, data, usage } : { kind: 'event', event, data });
+      return;
+    }
+    out.push({ kind: 'event', event, data });
+  }
+}

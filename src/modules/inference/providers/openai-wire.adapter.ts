@@ -1,7 +1,12 @@
 import { parseMediaAnswer } from '../media/media-answer.js';
 import { parseOpenAiError } from './openai-error.js';
 import { parseOpenAiModelList, parseOpenAiResponse } from './openai-response.js';
-import { type ChatStreamOptions, OpenAiChatStreamDecoder, OpenAiResponsesStreamDecoder } from './openai-stream.js';
+import {
+  type ChatStreamOptions,
+  OpenAiChatStreamDecoder,
+  OpenAiResponsesStreamDecoder,
+  OpenAiSpeechStreamDecoder,
+} from './openai-stream.js';
 import type {
   InferenceKind,
   Json,
@@ -14,6 +19,9 @@ import type {
   StreamDecoder,
   UpstreamCall,
 } from './provider-adapter.js';
+
+const SPEECH: ReadonlySet<InferenceKind> = new Set(['speech']);
+const NONE: ReadonlySet<InferenceKind> = new Set();
 
 /**
  * The OpenAI wire format (the OpenAI-compatible providers and Azure OpenAI): bodies, streams, errors and model lists
@@ -33,8 +41,14 @@ export abstract class OpenAiWireAdapter implements ProviderAdapter {
     return parseMediaAnswer(kind, answer, (body) => this.parseResponse(kind, body, target));
   }
 
+  /** Speech streams as OpenAI's `stream_format: "sse"` events wherever the provider serves speech. */
+  get mediaStreams(): ReadonlySet<InferenceKind> {
+    return this.kinds.has('speech') ? SPEECH : NONE;
+  }
+
   streamDecoder(kind: InferenceKind, _target?: ProviderTarget): StreamDecoder {
     if (kind === 'responses') return new OpenAiResponsesStreamDecoder();
+    if (kind === 'speech') return new OpenAiSpeechStreamDecoder();
     return new OpenAiChatStreamDecoder(this.chatStreamOptions());
   }
 

@@ -243,6 +243,11 @@ export interface MediaAnswer {
 export interface ProviderAdapter {
   /** Request kinds this adapter speaks natively. The router converts `responses` to `chat` when it is absent. */
   readonly kinds: ReadonlySet<InferenceKind>;
+  /**
+   * Media kinds the adapter streams (speech as OpenAI's `stream_format: "sse"` events). Absent: none; a streamed
+   * media request to such a provider is a 400 naming `stream_format`.
+   */
+  readonly mediaStreams?: ReadonlySet<InferenceKind>;
   /** Base URL used when the provider has no `base_url` override (undefined: self-hosted, base required). */
   defaultBaseUrl(provider: ProviderId): string | undefined;
 

@@ -12,6 +12,7 @@ import type {
   TaskWait,
   UpstreamCall,
 } from './provider-adapter.js';
+import { isRunwayVideoModel, runwayVideoTask } from './runway-video.js';
 import { pollTask, taskFailed } from './task-polling.js';
 import { asObject, asString, parseJson } from './wire-json.js';
 
@@ -65,9 +66,10 @@ function fromTask(task: Json): ParsedResponse {
 
 /**
  * Runway on the unified API: `/v1/images/generations` → `POST /v1/text_to_image` (`prompt` → `promptText`, `size` →
- * `ratio`, the model as `model`), whose answer is a task `{id}`, polled at `GET /v1/tasks/{id}` until `SUCCEEDED`
- * (output URLs → `data[].url`) or `FAILED` / `CANCELLED` (502 with Runway's `failure`). Every call carries
- * `X-Runway-Version` and the key as Bearer. Runway has no model list.
+ * `ratio`, the model as `model`), or for a video model `POST /v1/image_to_video` / `/v1/text_to_video`
+ * (`runway-video.ts`). The answer is a task `{id}`, polled at `GET /v1/tasks/{id}` until `SUCCEEDED` (output URLs →
+ * `data[].url`: images, or the MP4 of a video) or `FAILED` / `CANCELLED` (502 with Runway's `failure`). Every call
+ * carries `X-Runway-Version` and the key as Bearer. Runway has no model list.
  */
 export const runwayAdapter: ProviderAdapter = {
   kinds: new Set<InferenceKind>(['image_generation']),
@@ -76,11 +78,14 @@ export const runwayAdapter: ProviderAdapter = {
 
   buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget): UpstreamCall {
     if (kind !== 'image_generation') throw unsupportedRequest('runway', kind);
+    const task = isRunwayVideoModel(target.model)
+      ? runwayVideoTask(body, target.model)
+      : { path: '/v1/text_to_image', body: textToImageBody(body, target.model) };
     return {
       method: 'POST',
-      url: `${baseOf(target)}/v1/text_to_image`,
+      url: `${baseOf(target)}${task.path}`,
       headers: headersOf(target, true),
-      body: JSON.stringify(textToImageBody(body, target.model)),
+      body: JSON.stringify(task.body),
     };
   },
 

@@ -2,6 +2,7 @@ import { toAnthropicCountTokensBody, toAnthropicMessagesBody } from './anthropic
 import { fromAnthropicMessage } from './anthropic-response.js';
 import { AnthropicStreamDecoder } from './anthropic-stream.js';
 import { toGeminiGenerateContent, toGeminiPrompt } from './gemini-contents.js';
+import { fromGoogleImageAnswer, toGoogleImageCall } from './gemini-image.js';
 import { fromGeminiResponse } from './gemini-response.js';
 import { GeminiStreamDecoder } from './gemini-stream.js';
 import { bareModel } from './gemini-wire.js';
@@ -91,12 +92,15 @@ function geminiCall(kind: InferenceKind, body: Json, target: ProviderTarget, str
       if (tools) counted.tools = tools;
       return post(target, url('countTokens'), counted);
     }
+    case 'image_generation': {
+      const call = toGoogleImageCall(body, target.model);
+      return post(target, url(call.method), call.body);
+    }
     case 'completions':
     case 'responses':
     case 'rerank':
     case 'speech':
     case 'transcription':
-    case 'image_generation':
     case 'image_edit':
     case 'image_variation':
     case 'ocr':
@@ -110,14 +114,19 @@ function geminiCall(kind: InferenceKind, body: Json, target: ProviderTarget, str
  * key's service-account JSON (JWT-bearer grant, cached per key; `vertex-token-cache.ts`).
  *
  * - Gemini: generateContent / streamGenerateContent?alt=sse / countTokens, the Gemini adapter's bodies and parsers;
- *   embeddings through `:predict`.
+ *   embeddings through `:predict`; images through Imagen's `:predict` or a Gemini image model (`gemini-image.ts`).
  * - Claude: rawPredict / streamRawPredict with the Anthropic adapter's bodies, answers and streams; count_tokens
  *   through `count-tokens:rawPredict`.
  * - MaaS: `endpoints/openapi/chat/completions` with the OpenAI body and parsers.
  * - A provider 401/403 drops every cached token (the answer does not say whose), so the next call exchanges again.
  */
 export class VertexAdapter implements ProviderAdapter {
-  readonly kinds: ReadonlySet<InferenceKind> = new Set<InferenceKind>(['chat', 'embeddings', 'count_tokens']);
+  readonly kinds: ReadonlySet<InferenceKind> = new Set<InferenceKind>([
+    'chat',
+    'embeddings',
+    'count_tokens',
+    'image_generation',
+  ]);
 
   constructor(readonly tokens: VertexTokenCache = new VertexTokenCache()) {}
 
@@ -158,12 +167,13 @@ export class VertexAdapter implements ProviderAdapter {
         return fromVertexPredictEmbeddings(body, target);
       case 'count_tokens':
         return { body: inputTokensBody(body.totalTokens) };
+      case 'image_generation':
+        return fromGoogleImageAnswer(body, target.model);
       case 'completions':
       case 'responses':
       case 'rerank':
       case 'speech':
       case 'transcription':
-      case 'image_generation':
       case 'image_edit':
       case 'image_variation':
       case 'ocr':

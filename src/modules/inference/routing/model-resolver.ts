@@ -6,6 +6,7 @@ import type {
   NetworkSettings,
   ProviderSnapshot,
 } from '../catalog/provider-snapshot.js';
+import { MEDIA_KINDS } from '../media/media-kinds.js';
 import { adapterFor } from '../providers/adapter-registry.js';
 import type { InferenceKind, Json, ProviderAdapter } from '../providers/provider-adapter.js';
 import { responsesToChatRequest } from '../translation/responses-bridge.js';
@@ -71,6 +72,12 @@ export function resolveModel(
       'unsupported_operation',
       `Provider '${provider}' does not serve ${REQUEST_TYPES[call.kind]} requests`,
       { param, reason: 'caller_invalid_request' },
+    );
+  }
+  if (call.stream && MEDIA_KINDS.has(upstreamKind) && !adapter.mediaStreams?.has(upstreamKind)) {
+    throw GatewayException.validation(
+      'stream_format',
+      `Provider '${provider}' does not stream ${REQUEST_TYPES[call.kind]} answers: leave stream_format unset or audio`,
     );
   }
   const config = snapshot.get(provider);

@@ -60,7 +60,8 @@ export class InferencePipeline {
     reply.raw.once('close', onClose);
     let call: InferenceCall | undefined;
     let source: unknown = request.body;
-    const log = this.logs.begin(request, started, (request.body as { stream?: unknown } | null)?.stream === true);
+    const asked = request.body as { stream?: unknown; stream_format?: unknown } | null;
+    const log = this.logs.begin(request, started, asked?.stream === true || asked?.stream_format === 'sse');
     try {
       const directKey = this.access.directKeyOf(request);
       if (native) {

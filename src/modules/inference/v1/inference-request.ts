@@ -1,7 +1,7 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { InferenceKind, Json } from '../providers/provider-adapter.js';
 import { MEDIA_KINDS } from '../media/media-kinds.js';
-import { validateMediaBody } from '../media/media-request.js';
+import { streamsMedia, validateMediaBody } from '../media/media-request.js';
 
 /** Most fallbacks one request may list. */
 export const MAX_FALLBACKS = 10;
@@ -101,7 +101,8 @@ export function validateInferenceBody(kind: InferenceKind, body: unknown): { bod
     case 'image_variation':
     case 'ocr':
       validateMediaBody(kind, body);
-      break;
+      // Not `stream` (a 400 on media routes): OpenAI's speech streams by its own parameter.
+      return { body, stream: streamsMedia(kind, body) };
   }
   return { body, stream };
 }

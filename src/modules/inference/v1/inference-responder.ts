@@ -373,7 +373,8 @@ class StreamWriter {
       for (const e of this.bridge.finish(this.usage)) this.event(e.event, e.data);
       return;
     }
-    if (this.call.kind === 'responses') return;
+    // Responses and speech streams end with their own terminal event; only chat and completions send [DONE].
+    if (this.call.kind === 'responses' || this.call.kind === 'speech') return;
     if (this.includeUsage && this.usage) {
       const last = (this.lastRaw !== undefined ? (JSON.parse(this.lastRaw) as Json) : this.lastChunk) ?? {};
       const usageChunk = {
@@ -400,7 +401,9 @@ class StreamWriter {
     this.out += this.call.kind === 'responses' ? `event: error\ndata: ${data}\n\n` : `data: ${data}\n\n`;
   }
 
+  /** A typed event; OpenAI's speech events carry their type in the data only, without an `event:` line. */
   private event(event: string, data: object): void {
-    this.out += `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    const name = this.call.kind === 'speech' ? '' : `event: ${event}\n`;
+    this.out += `${name}data: ${JSON.stringify(data)}\n\n`;
   }
 }

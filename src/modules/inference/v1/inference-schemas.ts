@@ -69,6 +69,12 @@ export const INFERENCE_BODY_SCHEMAS = {
     input: { type: 'string', minLength: 1, description: 'Text to speak' },
     voice: { type: 'string', description: 'OpenAI voice name; ElevenLabs: the voice id' },
     response_format: { type: 'string', enum: ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'] },
+    stream_format: {
+      type: 'string',
+      enum: ['audio', 'sse'],
+      default: 'audio',
+      description: 'sse: speech.audio.delta events with base64 audio, then speech.audio.done (OpenAI-wire providers)',
+    },
     fallbacks,
   }),
   transcription: body(['file'], {
@@ -78,6 +84,10 @@ export const INFERENCE_BODY_SCHEMAS = {
   }),
   image_generation: body(['prompt'], {
     prompt: { type: 'string', minLength: 1 },
+    image: {
+      type: 'string',
+      description: 'Runway video models: the first frame (https URL or data: URI); the answer is the MP4 URL',
+    },
     response_format: { type: 'string', enum: ['url', 'b64_json'] },
     fallbacks,
   }),

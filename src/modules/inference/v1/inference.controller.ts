@@ -116,8 +116,8 @@ export class InferenceController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'createSpeech', summary: 'Text to speech: the audio bytes, with their content-type' })
   @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.speech })
-  @ApiProduces('audio/mpeg', 'audio/wav', 'audio/flac', 'audio/aac', 'audio/opus', 'audio/pcm')
-  @ApiOkResponse({ description: 'Audio bytes' })
+  @ApiProduces('audio/mpeg', 'audio/wav', 'audio/flac', 'audio/aac', 'audio/opus', 'audio/pcm', 'text/event-stream')
+  @ApiOkResponse({ description: 'Audio bytes, or with stream_format sse the speech.audio.delta / .done events' })
   @ApiErrorResponses(400, 401, 403, 429, 502, 504)
   speech(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.handle('speech', request, reply);
