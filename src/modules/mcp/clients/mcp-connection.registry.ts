@@ -65,6 +65,7 @@ export class McpConnectionRegistry
   private unsubscribe: (() => void) | undefined;
   private unsubscribeKeys: (() => void) | undefined;
   private closing = false;
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(
     @InjectRepository(McpClientEntity) private readonly repository: Repository<McpClientEntity>,
@@ -200,6 +201,11 @@ export class McpConnectionRegistry
     return frozen;
   }
 
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
   // ---- McpToolTransport ----
 
   callTool(
@@ -219,6 +225,13 @@ export class McpConnectionRegistry
 
   private changed(): void {
     this.catalog = new Map();
+    for (const listener of this.changeListeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.logger.warn({ err: (err as Error).message }, 'mcp catalog change listener failed');
+      }
+    }
   }
 
   private onMessage(message: string | undefined): void {
