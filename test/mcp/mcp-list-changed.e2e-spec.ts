@@ -136,14 +136,17 @@ describe('/mcp relays notifications/tools/list_changed on its standalone stream'
     expect(await until(() => streams.size === before - 1)).toBe(true);
   });
 
-  it('answers DELETE with 405 and a GET that does not accept SSE with 406 (the SDK transport)', async () => {
+  it('answers DELETE with 405 and a GET that does not accept SSE with 400 (param accept)', async () => {
     for (const path of ['/mcp', '/mcp/up']) {
       const res = await gw.http.request('DELETE', path, { headers: { authorization: `Bearer ${key.value}` } });
       expectError(res, 405, 'method_not_allowed');
       expect(res.headers.get('allow')).toBe('GET, POST');
     }
-    const plain = await gw.http.get('/mcp', { headers: { authorization: `Bearer ${key.value}` } });
-    expect(plain.status).toBe(406);
+    for (const accept of [undefined, 'application/json', '*/*']) {
+      const headers: Record<string, string> = { authorization: `Bearer ${key.value}` };
+      if (accept) headers.accept = accept;
+      expectError(await gw.http.get('/mcp', { headers }), 400, 'validation_failed', 'accept');
+    }
     expectError(await gw.http.get('/mcp', { headers: { accept: 'text/event-stream' } }), 401, 'missing_credentials');
     const denied = await gw.http.get('/mcp/nope', {
       headers: { accept: 'text/event-stream', authorization: `Bearer ${key.value}` },

@@ -1,5 +1,14 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
@@ -24,6 +33,11 @@ const STATELESS = {
   status: 405,
   description: 'Stateless server: no session to end (Allow: GET, POST)',
   type: GatewayErrorDto,
+};
+const STREAM_ACCEPT = {
+  name: 'accept',
+  required: true,
+  description: 'Must include text/event-stream (else 400 with param accept)',
 };
 const STREAM_ANSWER = {
   description:
@@ -98,9 +112,10 @@ export class GatewayMcpServerController {
     operationId: 'mcpServerStream',
     summary: 'MCP standalone SSE stream (Accept: text/event-stream): tool list change notifications',
   })
+  @ApiHeader(STREAM_ACCEPT)
   @ApiProduces('text/event-stream')
   @ApiOkResponse(STREAM_ANSWER)
-  @ApiErrorResponses(401, 503)
+  @ApiErrorResponses(400, 401, 503)
   async stream(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const caller = this.callers.of(request);
     await this.streams.open(request, reply, { caller });
@@ -112,9 +127,10 @@ export class GatewayMcpServerController {
     summary: "MCP standalone SSE stream narrowed to one MCP client: its tool list's change notifications",
   })
   @ApiParam({ name: 'client', description: 'The MCP client name' })
+  @ApiHeader(STREAM_ACCEPT)
   @ApiProduces('text/event-stream')
   @ApiOkResponse(STREAM_ANSWER)
-  @ApiErrorResponses(401, 403, 503)
+  @ApiErrorResponses(400, 401, 403, 503)
   async streamForClient(
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,

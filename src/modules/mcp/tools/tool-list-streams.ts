@@ -70,6 +70,10 @@ export class ToolListStreams implements OnApplicationBootstrap, OnApplicationShu
 
   /** Answers one GET: hijacks the reply and keeps the SDK transport's SSE stream open until the client leaves. */
   async open(request: FastifyRequest, reply: FastifyReply, scope: Scope): Promise<void> {
+    // Checked before the SDK transport would answer it with a JSON-RPC body: every refusal here is a GatewayError.
+    if (!(request.headers.accept ?? '').includes('text/event-stream')) {
+      throw GatewayException.validation('accept', 'accept must include text/event-stream (the standalone SSE stream)');
+    }
     if (this.closing) throw new GatewayException(503, 'service_unavailable', 'The gateway is shutting down');
     if (this.streams.size >= MAX_TOOL_LIST_STREAMS) {
       throw new GatewayException(503, 'service_unavailable', 'Too many open MCP streams on this replica: retry later', {
