@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { McpClientStatus1795700000008 } from './1795700000008-McpClientStatus.js';
 import { AccessProfileRolesAndKeyHints1795700000006 } from './1795700000006-AccessProfileRolesAndKeyHints.js';
 import { AccessProfileVersions1795700000005 } from './1795700000005-AccessProfileVersions.js';
 import { AccessProfilePropagations1795700000007 } from './1795700000007-AccessProfilePropagations.js';
@@ -40,4 +41,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   AccessProfileVersions1795700000005,
   AccessProfileRolesAndKeyHints1795700000006,
   AccessProfilePropagations1795700000007,
+  McpClientStatus1795700000008,
 ];
