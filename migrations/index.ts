@@ -1,6 +1,7 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
 import { AsyncJobs1795700000008 } from './1795700000008-AsyncJobs.js';
 import { Webhooks1795700000009 } from './1795700000009-Webhooks.js';
+import { McpClientStatus1795700000010 } from './1795700000010-McpClientStatus.js';
 import { AccessProfileRolesAndKeyHints1795700000006 } from './1795700000006-AccessProfileRolesAndKeyHints.js';
 import { AccessProfileVersions1795700000005 } from './1795700000005-AccessProfileVersions.js';
 import { AccessProfilePropagations1795700000007 } from './1795700000007-AccessProfilePropagations.js';
@@ -44,4 +45,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   AccessProfilePropagations1795700000007,
   AsyncJobs1795700000008,
   Webhooks1795700000009,
+  McpClientStatus1795700000010,
 ];

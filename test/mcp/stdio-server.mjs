@@ -1,9 +1,14 @@
 // A stdio MCP server for tests, run with plain node (no TS loader): the gateway spawns it.
 // Tools: echo {text}, add {a,b}, fail (isError), slow {ms}, pid (the process id, to check it is killed),
 // env {name} (a variable of its environment, to check stdio_config.envs).
+// With PID_DIR in its environment it writes an empty file named after its pid there (to count the children spawned).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
+
+if (process.env.PID_DIR) writeFileSync(join(process.env.PID_DIR, String(process.pid)), '');
 
 const server = new McpServer({ name: 'stdio-peer', version: '1.0.0' });
 const text = (t) => ({ content: [{ type: 'text', text: String(t) }] });

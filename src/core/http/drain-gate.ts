@@ -14,6 +14,7 @@ export class DrainGate {
   private draining = false;
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
+  private readonly drainListeners = new Set<() => void>();
 
   get isDraining(): boolean {
     return this.draining;
@@ -26,8 +27,23 @@ export class DrainGate {
   /** From now on new requests get 503. Resolves when no request admitted before is still running. */
   drain(): Promise<void> {
     this.draining = true;
+    for (const listener of [...this.drainListeners]) listener();
+    this.drainListeners.clear();
     if (this.inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Runs `listener` when the drain starts: a stream that never ends by itself (a standalone SSE stream) closes then,
+   * or it would hold the drain until its timeout. Returns the function that removes the listener.
+   */
+  whenDraining(listener: () => void): () => void {
+    if (this.draining) {
+      listener();
+      return () => undefined;
+    }
+    this.drainListeners.add(listener);
+    return () => this.drainListeners.delete(listener);
   }
 
   admit(): void {

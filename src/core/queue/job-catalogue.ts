@@ -6,12 +6,19 @@
  * (start-up fails otherwise) and `QueueService.enqueue(name, payload)` where it is triggered.
  */
 
+import type { StoredSecret } from '../secrets/secret-value.js';
+
 /** BullMQ queue names (one worker per queue). */
 export const QUEUES = {
   default: 'gateway',
   maintenance: 'gateway-maintenance',
   /** Async inference jobs: their own queue, so their concurrency (config `async_jobs`) is theirs alone. */
   async: 'gateway-async',
+  /**
+   * Calls to stdio MCP servers from `api` replicas, run where the children live (roles worker and all): their own
+   * queue, so a slow tool never waits behind maintenance or deliveries, nor they behind it.
+   */
+  mcpStdio: 'gateway-mcp-stdio',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -21,6 +28,8 @@ export const QUEUE_CONCURRENCY: { [Q in QueueName]: number } = {
   'gateway-maintenance': 1,
   // The default; `async_jobs.concurrency` overrides it at worker start.
   'gateway-async': 10,
+  // Each job mostly waits for a child process's answer; a caller waits for every one of them.
+  'gateway-mcp-stdio': 50,
 };
 
 export const JOBS = {
@@ -31,6 +40,8 @@ export const JOBS = {
   accessProfilesPropagate: 'access-profiles.propagate',
   inferenceAsyncRun: 'inference.async-run',
   webhooksDeliver: 'webhooks.deliver',
+  mcpStdioCall: 'mcp.stdio-call',
+  mcpStdioControl: 'mcp.stdio-control',
 } as const;
 export type JobName = (typeof JOBS)[keyof typeof JOBS];
 
@@ -48,6 +59,27 @@ export interface JobPayloads {
   'inference.async-run': { job_id: string };
   /** Send one webhook delivery (webhook_deliveries.id) to its endpoint; the row records every attempt. */
   'webhooks.deliver': { delivery_id: string };
+  /**
+   * One tool call of a stdio MCP client, asked by an `api` replica (which spawns no child) and awaited by it. Carries
+   * the call's arguments (kept in Redis for `keepCompletedMs`, as is the result); `deadline` (epoch ms) is when the
+   * caller stops waiting: a job picked up later does not run.
+   */
+  'mcp.stdio-call': { client_id: string; tool: string; arguments: Record<string, unknown>; deadline: number };
+  /**
+   * A stdio client's connection check before a create or update is saved (`probe`: the unsaved `stdio_config`, its
+   * envs sealed SecretValues, never plain text), or a tool list refresh of a saved one (`refresh`), asked by an
+   * `api` replica.
+   */
+  'mcp.stdio-control':
+    | { action: 'probe'; client_id: string; name: string; stdio_config: McpStdioConfigPayload }
+    | { action: 'refresh'; client_id: string };
+}
+
+/** `stdio_config` as stored (envs are sealed SecretValues: ciphertext or a reference). */
+export interface McpStdioConfigPayload {
+  command: string;
+  args: string[];
+  envs: Record<string, StoredSecret>;
 }
 
 export interface JobBackoff {
@@ -143,6 +175,23 @@ export const JOB_SETTINGS: { [K in JobName]: JobSettings<K> } = {
     // Short: the recovery sweep re-enqueues a lost delivery under this id, which a kept finished job would block.
     keepCompletedMs: 60 * 1000,
     timeoutMs: 5 * 60 * 1000,
+  },
+  'mcp.stdio-call': {
+    queue: QUEUES.mcpStdio,
+    // A tool call is never replayed (tools are not idempotent); a failure is the caller's answer.
+    attempts: 1,
+    backoff: { type: 'fixed', delayMs: 0 },
+    // The result is read by the waiting caller at once; it is not kept for anyone else.
+    keepCompletedMs: 60_000,
+    // The call has its own limit (the deadline); this one only catches a handler that hangs.
+    timeoutMs: 61 * 60 * 1000,
+  },
+  'mcp.stdio-control': {
+    queue: QUEUES.mcpStdio,
+    attempts: 1,
+    backoff: { type: 'fixed', delayMs: 0 },
+    keepCompletedMs: 60_000,
+    timeoutMs: 2 * 60 * 1000,
   },
 };
 

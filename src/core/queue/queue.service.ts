@@ -37,15 +37,18 @@ export class QueueService {
     return this.driver.getJob(id);
   }
 
-  /** Resolves with the view once the job completed or failed, or with the current view when `timeoutMs` passes. */
-  async waitForCompletion(id: string, timeoutMs: number): Promise<JobView> {
+  /**
+   * Resolves with the view once the job completed or failed, or with the current view when `timeoutMs` passes or
+   * `signal` aborts.
+   */
+  async waitForCompletion(id: string, timeoutMs: number, signal?: AbortSignal): Promise<JobView> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const view = await this.driver.getJob(id);
       if (!view) throw new Error(`job ${id} not found`);
       if (isFinished(view)) return view;
       const left = deadline - Date.now();
-      if (left <= 0) return view;
+      if (left <= 0 || signal?.aborted) return view;
       await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS[this.driver.kind], left)));
     }
   }

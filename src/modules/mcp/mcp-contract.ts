@@ -65,6 +65,13 @@ export interface McpCaller {
  */
 export abstract class McpToolCatalog {
   abstract toolsFor(caller: McpCaller): readonly ExposedTool[] | Promise<readonly ExposedTool[]>;
+
+  /**
+   * Runs `listener` (synchronously, possibly many times in a row) whenever what `toolsFor` answers may have changed on
+   * this replica: a client added, updated or removed here or on another replica, a connection's state or tool list,
+   * a virtual key's grants. Returns the function that removes the listener.
+   */
+  abstract onChange(listener: () => void): () => void;
 }
 
 /** Calls a tool on its server over the client's kept connection. */

@@ -24,7 +24,7 @@ import {
   type UpdateMcpClientDto,
 } from './dto/mcp-client.dto.js';
 import { McpClientEntity, type StoredStdioConfig, type StoredVkConfig } from './entities/mcp-client.entity.js';
-import type { McpConnection } from './mcp-connection.js';
+import type { LiveConnection } from './live-connection.js';
 import { connectionFingerprint, McpConnectionRegistry } from './mcp-connection.registry.js';
 import { urlRefusal } from './mcp-outbound-fetch.js';
 
@@ -313,7 +313,7 @@ export class McpClientsService {
   }
 
   /** Connects and lists tools before anything is saved; a failure is a 400 naming the connection field. */
-  private async connectForWrite(entity: McpClientEntity): Promise<McpConnection> {
+  private async connectForWrite(entity: McpClientEntity): Promise<LiveConnection> {
     const connection = this.registry.newConnection(entity);
     try {
       await connection.connect();

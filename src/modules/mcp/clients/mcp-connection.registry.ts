@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { VirtualKeyMcpGrant } from '../../../core/auth/principal.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
+import { QueueService } from '../../../core/queue/queue.service.js';
 import { InvalidationBus } from '../../../core/redis/invalidation.bus.js';
 import { SecretsService } from '../../../core/secrets/secrets.service.js';
 import {
@@ -16,9 +17,10 @@ import {
   McpToolTransport,
   type ExposedTool,
   type McpCaller,
+  type McpToolDefinition,
 } from '../mcp-contract.js';
 import type { McpClientState } from './dto/mcp-client.dto.js';
-import { McpClientEntity } from './entities/mcp-client.entity.js';
+import { McpClientEntity, type StoredStdioConfig } from './entities/mcp-client.entity.js';
 import {
   DEFAULT_TIMINGS,
   McpConnection,
@@ -26,16 +28,19 @@ import {
   type ResolvedConnectionConfig,
 } from './mcp-connection.js';
 import { PolicyFetch } from './mcp-outbound-fetch.js';
+import type { LiveConnection } from './live-connection.js';
+import { McpClientStatusStore } from './stdio/mcp-client-status.store.js';
+import { WorkerRoutedConnection } from './stdio/worker-routed-connection.js';
 import { VIRTUAL_KEYS_TOPIC } from '../../governance/virtual-keys/virtual-key-cache.js';
 
 /** Invalidation topic of MCP client registrations: `<action>:<client id>:<origin replica>`. */
 export const MCP_CLIENTS_TOPIC = 'mcp:clients';
-export type McpClientsAction = 'changed' | 'refresh' | 'reconnect';
+export type McpClientsAction = 'changed' | 'refresh' | 'reconnect' | 'status';
 
 interface Registered {
   entity: McpClientEntity;
   /** Undefined while disabled. */
-  connection?: McpConnection;
+  connection?: LiveConnection;
   /** What the connection was made from: a change of it reconnects. */
   fingerprint: string;
 }
@@ -50,6 +55,10 @@ export function connectionFingerprint(e: McpClientEntity): string {
  * tool catalog (`McpToolCatalog`, synchronous from memory) and tool calls (`McpToolTransport`). Every replica loads
  * every registration at start and connects to the enabled ones; a change made on any replica is published on the
  * invalidation bus and each replica reloads that registration and reconciles its own connection.
+ *
+ * stdio servers are children of the processes of role `worker` or `all` only: those report each stdio connection's
+ * state and tools (`mcp_client_status`, then `status:<id>` on the bus), and an `api` replica holds a
+ * `WorkerRoutedConnection` instead, which reads that report and sends calls to a worker through the queue.
  */
 @Injectable()
 export class McpConnectionRegistry
@@ -65,6 +74,11 @@ export class McpConnectionRegistry
   private unsubscribe: (() => void) | undefined;
   private unsubscribeKeys: (() => void) | undefined;
   private closing = false;
+  private readonly changeListeners = new Set<() => void>();
+  /** Whether this process spawns stdio servers (roles worker and all). */
+  private readonly stdioHere: boolean;
+  /** Pending status reports of local stdio connections, by client id. */
+  private readonly reports = new Map<string, NodeJS.Timeout>();
 
   constructor(
     @InjectRepository(McpClientEntity) private readonly repository: Repository<McpClientEntity>,
@@ -72,8 +86,11 @@ export class McpConnectionRegistry
     private readonly bus: InvalidationBus,
     @Inject(LOGGER) private readonly logger: Logger,
     config: GatewayConfig,
+    private readonly queue: QueueService,
+    private readonly status: McpClientStatusStore,
   ) {
     this.fetcher = new PolicyFetch(config.outbound);
+    this.stdioHere = config.role !== 'api';
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -88,6 +105,8 @@ export class McpConnectionRegistry
 
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
+    for (const timer of this.reports.values()) clearTimeout(timer);
+    this.reports.clear();
     this.unsubscribe?.();
     this.unsubscribeKeys?.();
     const all = [...this.clients.values()];
@@ -98,23 +117,46 @@ export class McpConnectionRegistry
 
   // ---- for the management service ----
 
-  /** A connection for `entity`, not yet registered: the service connects it to validate a create or update. */
-  newConnection(entity: McpClientEntity): McpConnection {
+  /**
+   * A connection for `entity`, not yet registered: the service connects it to validate a create or update. A stdio
+   * client on an `api` replica gets a connection routed to a worker (its connect is a probe there).
+   */
+  newConnection(entity: McpClientEntity): LiveConnection {
     const snapshot = { ...entity };
-    return new McpConnection(entity.id ?? 'pending', entity.name, {
+    if (entity.connection_type === 'stdio' && !this.stdioHere) {
+      return new WorkerRoutedConnection(entity.id ?? 'pending', entity.name, {
+        queue: this.queue,
+        status: this.status,
+        stdioConfig: snapshot.stdio_config,
+        controlTimeoutMs: () => this.timings.connectTimeoutMs,
+        onChange: () => this.changed(),
+        logger: this.logger,
+      });
+    }
+    return this.localConnection(snapshot);
+  }
+
+  /** A connection made by this process (a stdio one spawns the child here). */
+  private localConnection(snapshot: McpClientEntity): McpConnection {
+    const stdio = snapshot.connection_type === 'stdio';
+    const connection: McpConnection = new McpConnection(snapshot.id ?? 'pending', snapshot.name, {
       resolve: () => this.resolveConfig(snapshot),
       fetch: this.fetcher,
       timings: () => this.timings,
-      onChange: () => this.changed(),
+      onChange: () => {
+        this.changed();
+        if (stdio) this.reportLater(connection);
+      },
       logger: this.logger,
     });
+    return connection;
   }
 
   /**
    * Registers a saved registration with its connection (already connected, or undefined to keep the current one when
    * nothing it is made of changed, or to make one in the background). Closes a replaced connection.
    */
-  async adopt(entity: McpClientEntity, connection?: McpConnection): Promise<void> {
+  async adopt(entity: McpClientEntity, connection?: LiveConnection): Promise<void> {
     const previous = this.clients.get(entity.id);
     const fingerprint = connectionFingerprint(entity);
     let next = connection;
@@ -131,6 +173,8 @@ export class McpConnectionRegistry
     if (next) Object.assign(next, { id: entity.id, name: entity.name });
     this.clients.set(entity.id, { entity, connection: next, fingerprint });
     this.changed();
+    // A connection made before it was registered (the create check) reported nothing yet.
+    if (next instanceof McpConnection && entity.connection_type === 'stdio') this.reportLater(next);
   }
 
   async forget(id: string): Promise<void> {
@@ -140,13 +184,13 @@ export class McpConnectionRegistry
     await previous?.connection?.close();
   }
 
-  connectionOf(id: string): McpConnection | undefined {
+  connectionOf(id: string): LiveConnection | undefined {
     return this.clients.get(id)?.connection;
   }
 
   stateOf(entity: McpClientEntity): {
     state: McpClientState;
-    tools: McpConnection['tools'];
+    tools: LiveConnection['tools'];
     last_error: string | null;
   } {
     if (entity.disabled) return { state: 'disabled', tools: [], last_error: null };
@@ -200,6 +244,11 @@ export class McpConnectionRegistry
     return frozen;
   }
 
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
   // ---- McpToolTransport ----
 
   callTool(
@@ -219,6 +268,13 @@ export class McpConnectionRegistry
 
   private changed(): void {
     this.catalog = new Map();
+    for (const listener of this.changeListeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.logger.warn({ err: (err as Error).message }, 'mcp catalog change listener failed');
+      }
+    }
   }
 
   private onMessage(message: string | undefined): void {
@@ -235,6 +291,12 @@ export class McpConnectionRegistry
       if (action === 'changed') return this.reconcile(id);
       const connection = this.connectionOf(id);
       if (!connection) return;
+      if (action === 'status') {
+        if (connection instanceof WorkerRoutedConnection) await connection.reload();
+        return;
+      }
+      // A routed connection's refresh and reconnect are the workers' (they got the same message).
+      if (connection instanceof WorkerRoutedConnection) return;
       if (action === 'refresh') await connection.refreshTools();
       else if (action === 'reconnect') await connection.connect();
     };
@@ -262,9 +324,65 @@ export class McpConnectionRegistry
     for (const row of rows) {
       if (this.closing) return;
       const current = this.clients.get(row.id);
-      if (current && current.entity.updated_at.getTime() === row.updated_at.getTime()) continue;
+      if (current && current.entity.updated_at.getTime() === row.updated_at.getTime()) {
+        // Status reports may have been lost with the other messages.
+        if (current.connection instanceof WorkerRoutedConnection) await current.connection.reload();
+        continue;
+      }
       await this.adopt(row);
     }
+  }
+
+  // ---- stdio on workers ----
+
+  /**
+   * Spawns a stdio server from an unsaved config, lists its tools and stops it: the create/update check an `api`
+   * replica asks a worker for.
+   */
+  async probeStdio(id: string, name: string, stdioConfig: StoredStdioConfig): Promise<McpToolDefinition[]> {
+    const entity = this.repository.create({
+      id,
+      name,
+      connection_type: 'stdio',
+      connection_string: null,
+      stdio_config: stdioConfig,
+      headers: {},
+    });
+    const connection = this.localConnection(entity);
+    try {
+      await connection.connect();
+      return connection.tools;
+    } catch (err) {
+      throw new Error(connection.lastError ?? (err as Error).message, { cause: err });
+    } finally {
+      await connection.close();
+    }
+  }
+
+  /** Writes a local stdio connection's state for `api` replicas (coalesced), then tells them. */
+  private reportLater(connection: McpConnection): void {
+    if (this.closing || this.reports.has(connection.id)) return;
+    const timer = setTimeout(() => {
+      this.reports.delete(connection.id);
+      void this.report(connection);
+    }, REPORT_SETTLE_MS);
+    timer.unref();
+    this.reports.set(connection.id, timer);
+  }
+
+  private async report(connection: McpConnection): Promise<void> {
+    const id = connection.id;
+    // Only the registered connection speaks for the client (not a create check's, nor one replaced meanwhile); and
+    // only once it connected or failed: `disconnected` is a connection still making its first attempt, which would
+    // hide the create check's result from the api replicas for that long.
+    if (this.closing || this.clients.get(id)?.connection !== connection) return;
+    if (connection.state === 'disconnected') return;
+    const reported = await this.status.report(id, {
+      state: connection.state,
+      tools: connection.tools,
+      last_error: connection.lastError,
+    });
+    if (reported) await this.publish('status', id);
   }
 
   private async resolveConfig(entity: McpClientEntity): Promise<ResolvedConnectionConfig> {
@@ -285,6 +403,8 @@ export class McpConnectionRegistry
 }
 
 const NO_GRANTS: readonly VirtualKeyMcpGrant[] = Object.freeze([]);
+/** State changes come in bursts (connected, then the tool list): one report per burst. */
+const REPORT_SETTLE_MS = 20;
 
 /** `["*"]` lists every name, `[]` none. */
 function listed(list: readonly string[], name: string): boolean {

@@ -1,5 +1,14 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
@@ -7,6 +16,7 @@ import { GatewayErrorDto } from '../../../core/errors/gateway-error.dto.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { GatewayMcpServer } from './gateway-mcp-server.js';
 import { McpCallerResolver } from './mcp-caller.js';
+import { ToolListStreams } from './tool-list-streams.js';
 
 const JSONRPC_BODY = {
   schema: {
@@ -21,23 +31,34 @@ const JSONRPC_ANSWER = {
 };
 const STATELESS = {
   status: 405,
-  description: 'Stateless server: no standalone SSE stream and no session to end (Allow: POST)',
+  description: 'Stateless server: no session to end (Allow: GET, POST)',
   type: GatewayErrorDto,
+};
+const STREAM_ACCEPT = {
+  name: 'accept',
+  required: true,
+  description: 'Must include text/event-stream (else 400 with param accept)',
+};
+const STREAM_ANSWER = {
+  description:
+    'The standalone SSE stream (text/event-stream, no session): carries notifications/tools/list_changed when the ' +
+    'tools this caller sees change; a keep-alive comment every 15 s',
 };
 
 function notAllowed(request: FastifyRequest): never {
   throw new GatewayException(
     405,
     'method_not_allowed',
-    `${request.method} is not supported: this MCP server is stateless (POST only)`,
+    `${request.method} is not supported: this MCP server is stateless (no session to end)`,
     {
-      headers: { allow: 'POST' },
+      headers: { allow: 'GET, POST' },
     },
   );
 }
 
 /**
- * The gateway's own MCP server (Streamable HTTP, stateless): the tools of the MCP clients the calling virtual key may
+ * The gateway's own MCP server (Streamable HTTP, stateless; GET opens the standalone stream of list_changed
+ * notifications): the tools of the MCP clients the calling virtual key may
  * use, at `/mcp`, or one client's at `/mcp/{client}`. Same credentials as `/v1`.
  */
 @ApiTags('MCP')
@@ -47,6 +68,7 @@ export class GatewayMcpServerController {
   constructor(
     private readonly callers: McpCallerResolver,
     private readonly server: GatewayMcpServer,
+    private readonly streams: ToolListStreams,
   ) {}
 
   @Post()
@@ -86,18 +108,37 @@ export class GatewayMcpServerController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'mcpServerStream', summary: 'Not supported (stateless server): 405' })
-  @ApiResponse(STATELESS)
-  stream(@Req() request: FastifyRequest): never {
-    return notAllowed(request);
+  @ApiOperation({
+    operationId: 'mcpServerStream',
+    summary: 'MCP standalone SSE stream (Accept: text/event-stream): tool list change notifications',
+  })
+  @ApiHeader(STREAM_ACCEPT)
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse(STREAM_ANSWER)
+  @ApiErrorResponses(400, 401, 503)
+  async stream(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const caller = this.callers.of(request);
+    await this.streams.open(request, reply, { caller });
   }
 
   @Get(':client')
-  @ApiOperation({ operationId: 'mcpServerForClientStream', summary: 'Not supported (stateless server): 405' })
+  @ApiOperation({
+    operationId: 'mcpServerForClientStream',
+    summary: "MCP standalone SSE stream narrowed to one MCP client: its tool list's change notifications",
+  })
   @ApiParam({ name: 'client', description: 'The MCP client name' })
-  @ApiResponse(STATELESS)
-  streamForClient(@Req() request: FastifyRequest): never {
-    return notAllowed(request);
+  @ApiHeader(STREAM_ACCEPT)
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse(STREAM_ANSWER)
+  @ApiErrorResponses(400, 401, 403, 503)
+  async streamForClient(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('client') client: string,
+  ): Promise<void> {
+    const caller = this.callers.of(request);
+    await this.server.assertClient(caller, client);
+    await this.streams.open(request, reply, { caller, client });
   }
 
   @Delete()

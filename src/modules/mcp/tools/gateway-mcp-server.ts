@@ -30,7 +30,7 @@ export const TOOLS_PAGE_SIZE = 100;
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** What one `/mcp` request may reach: the caller's tools, or one client's (`/mcp/{client}`). */
-interface Scope {
+export interface Scope {
   caller: ResolvedCaller;
   /** Set on `/mcp/{client}`: only this client's tools, listed and called by their own (unprefixed) names. */
   client?: string;
@@ -74,15 +74,7 @@ export class GatewayMcpServer {
     }
     const server = this.serverFor(scope);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // After hijack() Fastify's onSend hooks no longer run: the headers they would add (x-request-id, CORS, security)
-    // are already on the reply, so they go out on the raw response.
-    const raw = reply.raw;
-    const head = reply.getHeaders();
-    for (const name in head) {
-      const value = head[name];
-      if (value !== undefined) raw.setHeader(name, value);
-    }
-    reply.hijack();
+    const raw = hijack(reply);
     raw.once('close', () => {
       void transport.close();
       void server.close();
@@ -102,11 +94,13 @@ export class GatewayMcpServer {
     }
   }
 
-  private serverFor(scope: Scope): Server {
+  /** A low-level SDK `Server` answering `tools/list` and `tools/call` for `scope` (one per request or stream). */
+  serverFor(scope: Scope): Server {
     const server = new Server(
       { name: 'ai-gateway', version: APP_VERSION },
       {
-        capabilities: { tools: { listChanged: false } },
+        // Sent on the standalone GET stream (ToolListStreams) when the tools the stream's caller sees change.
+        capabilities: { tools: { listChanged: true } },
         jsonSchemaValidator: SCHEMA_VALIDATOR,
         instructions: scope.client
           ? `Tools of the MCP client '${scope.client}', through the AI gateway.`
@@ -126,10 +120,15 @@ export class GatewayMcpServer {
     return scope.client === undefined ? tools : tools.filter((t) => t.clientName === scope.client);
   }
 
+  /** Every tool `scope` sees, as `tools/list` pages them: MCP tools sorted by the name the caller sees. */
+  async visibleTools(scope: Scope): Promise<Tool[]> {
+    const tools = (await this.toolsOf(scope)).map((t) => toMcpTool(t, scope.client !== undefined));
+    return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
   /** Sorted by the name the caller sees; the cursor is the last name of the previous page (base64url). */
   async list(scope: Scope, cursor: string | undefined): Promise<ListToolsResult> {
-    const tools = (await this.toolsOf(scope)).map((t) => toMcpTool(t, scope.client !== undefined));
-    tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const tools = await this.visibleTools(scope);
     let start = 0;
     if (cursor !== undefined) {
       const after = Buffer.from(cursor, 'base64url').toString('utf8');
@@ -162,6 +161,21 @@ export class GatewayMcpServer {
       throw err;
     }
   }
+}
+
+/**
+ * Hands the response over to the SDK transport. After hijack() Fastify's onSend hooks no longer run: the headers they
+ * would add (x-request-id, CORS, security) are already on the reply, so they go out on the raw response.
+ */
+export function hijack(reply: FastifyReply): FastifyReply['raw'] {
+  const raw = reply.raw;
+  const head = reply.getHeaders();
+  for (const name in head) {
+    const value = head[name];
+    if (value !== undefined) raw.setHeader(name, value);
+  }
+  reply.hijack();
+  return raw;
 }
 
 function isObject(value: unknown): boolean {

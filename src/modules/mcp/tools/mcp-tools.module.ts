@@ -8,6 +8,7 @@ import { GatewayMcpServerController } from './gateway-mcp-server.controller.js';
 import { McpCallerResolver } from './mcp-caller.js';
 import { GatewayToolExecutor } from './mcp-tool-executor.js';
 import { ToolExecuteController } from './tool-execute.controller.js';
+import { ToolListStreams } from './tool-list-streams.js';
 
 /** Tool calls for virtual keys (McpToolExecutor), /v1/mcp/tool/execute and the gateway's own /mcp server. */
 @Module({
@@ -18,6 +19,7 @@ import { ToolExecuteController } from './tool-execute.controller.js';
     { provide: McpToolExecutor, useExisting: GatewayToolExecutor },
     McpCallerResolver,
     GatewayMcpServer,
+    ToolListStreams,
   ],
   exports: [McpToolExecutor, McpClientsModule],
 })
