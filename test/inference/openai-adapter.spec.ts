@@ -173,7 +173,7 @@ describe('kinds per provider', () => {
     ['perplexity', ['chat']],
     ['huggingface', ['chat', 'embeddings', 'image_generation']],
     ['sarvam', ['chat', 'speech', 'transcription']],
-    ['mistral', ['chat', 'embeddings', 'ocr']],
+    ['mistral', ['chat', 'embeddings', 'ocr', 'transcription']],
     ['deepseek', ['chat', 'completions']],
     ['vllm', ['chat', 'completions', 'embeddings', 'rerank']],
     ['sgl', ['chat', 'completions', 'embeddings', 'rerank']],
