@@ -201,6 +201,14 @@ export class AsyncJobsConfig {
   /** One job's inference call is cancelled after this long and the job fails with 504. */
   @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 10m' })
   job_timeout = '10m';
+
+  /**
+   * Redis mode: a worker's lock on a running job lasts this long and is renewed every half of it; the stalled-job
+   * check runs at the same interval. A job whose worker died (SIGKILL, crash, lost network) goes back to the queue
+   * for another worker after about one to two times this.
+   */
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 30s' })
+  lock_duration = '30s';
 }
 
 /** Outgoing webhook deliveries (`/api/webhooks`, docs/webhooks.md). */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type Type } from '@nestjs/common';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import type { Job, JobsOptions, Queue } from 'bullmq';
+import type { Job, JobsOptions, Queue, WorkerOptions } from 'bullmq';
 import type { Logger } from 'pino';
 import {
   DEFAULT_KEEP_COMPLETED_MS,
@@ -38,10 +38,20 @@ const STATES: Record<string, JobState> = {
   failed: 'failed',
 };
 
+/**
+ * How long a worker's lock on a running job lasts (renewed every half of it) and how often the stalled-job check
+ * runs: a job whose worker died goes back to the queue after about one to two times these. BullMQ's default is 30 s.
+ */
+export type StalledJobOptions = Pick<WorkerOptions, 'lockDuration' | 'stalledInterval'>;
+
 /** One `@Processor` class per queue: a WorkerHost dispatching by job name to the handler registry. */
-export function processorFor(queue: QueueName, concurrency = QUEUE_CONCURRENCY[queue]): Type<WorkerHost> {
+export function processorFor(
+  queue: QueueName,
+  concurrency = QUEUE_CONCURRENCY[queue],
+  stalled: StalledJobOptions = {},
+): Type<WorkerHost> {
   // autorun off: workers start in onApplicationBootstrap, after the handler registry passed its start-up check.
-  @Processor(queue, { autorun: false, concurrency })
+  @Processor(queue, { autorun: false, concurrency, ...stalled })
   @Injectable()
   class QueueProcessor extends WorkerHost {
     constructor(@Inject(JobHandlerRegistry) private readonly registry: JobHandlerRegistry) {

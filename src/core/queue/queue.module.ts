@@ -12,10 +12,11 @@ import { DiscoveryModule } from '@nestjs/core';
 import { BullModule, getQueueToken, type WorkerHost } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
+import { parseDuration } from '../config/duration.js';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { LOGGER } from '../logging/logging.module.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { BullMqQueueDriver, processorFor } from './bullmq.driver.js';
+import { BullMqQueueDriver, processorFor, type StalledJobOptions } from './bullmq.driver.js';
 import { InProcessQueueDriver } from './in-process.driver.js';
 import { JOBS, QUEUES, type QueueName } from './job-catalogue.js';
 import { JobHandlerRegistry } from './job-handler.registry.js';
@@ -63,8 +64,8 @@ export interface QueueModuleOptions {
   redis_url?: string;
   /** Workers (and schedules) run only in the `worker` and `all` roles. */
   role: GatewayConfig['role'];
-  /** Async inference jobs' concurrency per worker and across workers. */
-  async_jobs?: Pick<GatewayConfig['async_jobs'], 'concurrency' | 'global_concurrency'>;
+  /** Async inference jobs' concurrency per worker and across workers, and how fast a dead worker's jobs return. */
+  async_jobs?: Pick<GatewayConfig['async_jobs'], 'concurrency' | 'global_concurrency' | 'lock_duration'>;
 }
 
 /** The typed job queue (QueueService) and its driver, chosen from the config. */
@@ -78,6 +79,10 @@ export class QueueModule {
       : {};
     const globalConcurrency: Partial<Record<QueueName, number>> = options.async_jobs
       ? { [QUEUES.async]: options.async_jobs.global_concurrency }
+      : {};
+    const lockMs = parseDuration(options.async_jobs?.lock_duration ?? '');
+    const stalled: Partial<Record<QueueName, StalledJobOptions>> = lockMs
+      ? { [QUEUES.async]: { lockDuration: lockMs, stalledInterval: lockMs } }
       : {};
     const common: Provider[] = [
       JobHandlerRegistry,
@@ -102,7 +107,8 @@ export class QueueModule {
         exports: [QueueService, JobRecoveryRegistry],
       };
     }
-    const processors = options.role === 'api' ? [] : queueNames.map((queue) => processorFor(queue, concurrency[queue]));
+    const processors =
+      options.role === 'api' ? [] : queueNames.map((queue) => processorFor(queue, concurrency[queue], stalled[queue]));
     return {
       module: QueueModule,
       imports: [
