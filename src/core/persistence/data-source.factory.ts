@@ -72,7 +72,9 @@ export async function createDataSource(
     logger: new TypeOrmPinoLogger(logger),
   };
   if (config.database_url) {
-    return new DataSource({ ...common, url: config.database_url, poolSize: 10, applicationName: 'ai-gateway' });
+    // Role and pid in pg_stat_activity tell which replica holds a lock or runs a slow query.
+    const applicationName = `ai-gateway ${config.role} ${process.pid}`;
+    return new DataSource({ ...common, url: config.database_url, poolSize: 10, applicationName });
   }
   // `null` asks for an in-memory database (tests); otherwise the app dir keeps the files.
   const dataDir = pgliteDataDirOf(config, pgliteDataDir);
