@@ -16,14 +16,15 @@ export const PROVIDER_KEY = 'sk-bench';
 export const MODEL = 'gpt-4o-mini';
 
 /**
- * Starts the built provider simulator (`dist/test/simulator/main.js`, keeping no captured requests) on a free port
- * as a child process, so it never shares the load generator's event loop. Resolves `{ url, openaiBase, pid, child,
- * stop() }`; stopped on cleanup, and by the reaper if the bench is killed.
+ * Starts the built provider simulator (`dist/test/simulator/main.js`, keeping no captured requests unless
+ * `maxCaptured` says how many, for a bench that counts calls through `GET /_sim/requests`) on a free port as a child
+ * process, so it never shares the load generator's event loop. Resolves `{ url, openaiBase, pid, child, stop() }`;
+ * stopped on cleanup, and by the reaper if the bench is killed.
  */
-export async function spawnSimulator({ startTimeoutMs = 30_000 } = {}) {
+export async function spawnSimulator({ startTimeoutMs = 30_000, maxCaptured = 0 } = {}) {
   if (!existsSync(SIM_MAIN_JS)) throw new Error(`${SIM_MAIN_JS} is missing: run \`npm run build\` first`);
   const port = await freePort();
-  const child = spawn(process.execPath, [SIM_MAIN_JS, '--port', String(port), '--max-captured', '0'], {
+  const child = spawn(process.execPath, [SIM_MAIN_JS, '--port', String(port), '--max-captured', String(maxCaptured)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   guardChild(child);
