@@ -71,13 +71,18 @@ export class AsyncJobRunner {
       return { status: 'failed' };
     }
     const startedAt = new Date();
+    // Compare-and-set on the attempt count: of two runs of the same job (a stalled worker that wakes up after its job
+    // was handed to another), only one claims each attempt, and only the latest claim may dispatch.
+    const attempt = row.attempts + 1;
     const claimed = await this.repository.update(
-      { id: row.id, status: In(['pending', 'processing']), dispatched_at: IsNull() },
-      { status: 'processing', started_at: startedAt, attempts: row.attempts + 1 },
+      { id: row.id, status: In(['pending', 'processing']), dispatched_at: IsNull(), attempts: row.attempts },
+      { status: 'processing', started_at: startedAt, attempts: attempt },
     );
     if (!claimed.affected) return null;
     if (row.attempts === 0) this.metrics.waited(row.type, (startedAt.getTime() - row.created_at.getTime()) / 1000);
-    const { outcome, dispatched } = await this.replay(row, context);
+    const { outcome, dispatched, superseded } = await this.replay(row, attempt, context);
+    // A later run took the job over before this one reached the provider: that run records the outcome.
+    if (superseded) return null;
     // The gateway itself could not take the request (shutting down, its limits store unreachable) and nothing reached
     // a provider: the queue runs the job again later, unless this was its last attempt.
     if (outcome.statusCode === 503 && !dispatched && context.attempt < JOB_SETTINGS[JOBS.inferenceAsyncRun].attempts) {
@@ -90,13 +95,25 @@ export class AsyncJobRunner {
   }
 
   /** The synchronous route, called in-process as the job's virtual key. */
-  private async replay(row: AsyncJobEntity, context: JobContext): Promise<{ outcome: Outcome; dispatched: boolean }> {
+  private async replay(
+    row: AsyncJobEntity,
+    attempt: number,
+    context: JobContext,
+  ): Promise<{ outcome: Outcome; dispatched: boolean; superseded: boolean }> {
     let dispatched = false;
+    let superseded = false;
     const ticket = this.tickets.issue({
       jobId: row.id,
       virtualKeyId: row.virtual_key_id,
       dispatched: async () => {
-        await this.repository.update({ id: row.id }, { dispatched_at: new Date() });
+        const marked = await this.repository.update(
+          { id: row.id, attempts: attempt, dispatched_at: IsNull() },
+          { dispatched_at: new Date() },
+        );
+        if (!marked.affected) {
+          superseded = true;
+          throw new GatewayException(409, 'in_use', 'Another run of this async job took it over; this one stopped');
+        }
         dispatched = true;
       },
     });
@@ -116,7 +133,7 @@ export class AsyncJobRunner {
         String(response.headers['content-type'] ?? ''),
         response.rawPayload,
       );
-      return { outcome, dispatched };
+      return { outcome, dispatched, superseded };
     } catch (err) {
       const timedOut = signals[0]!.aborted;
       const error = timedOut
@@ -126,7 +143,11 @@ export class AsyncJobRunner {
         : err;
       if (!timedOut) this.logger.error({ err, job_id: row.id }, 'async job replay failed');
       const rendered = toErrorResponse(error);
-      return { outcome: { status: 'failed', statusCode: rendered.status, error: { ...rendered.body } }, dispatched };
+      return {
+        outcome: { status: 'failed', statusCode: rendered.status, error: { ...rendered.body } },
+        dispatched,
+        superseded,
+      };
     } finally {
       this.tickets.revoke(ticket);
     }
@@ -145,8 +166,10 @@ export class AsyncJobRunner {
       completed_at: completedAt,
       expires_at: expiresAt,
     } as QueryDeepPartialEntity<AsyncJobEntity>;
-    await this.repository.update({ id: row.id }, finished);
-    if (!row.webhook_id) return;
+    // One terminal transition per job: a run that finishes after another already did (a stalled worker's) changes
+    // nothing and sends no second event.
+    const ended = await this.repository.update({ id: row.id, status: In(['pending', 'processing']) }, finished);
+    if (!ended.affected || !row.webhook_id) return;
     const event = ASYNC_JOB_EVENTS[outcome.status];
     await this.webhooks.notify(row.webhook_id, event, {
       id: row.id,
