@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID, Matches } from 'class-validator';
+import { IsIn, IsUUID, Matches } from 'class-validator';
+import { IsOptionalNonNull } from '../../../../core/validation/field.decorators.js';
 import { PageQueryDto, PaginationDto } from '../../../../core/http/paging.dto.js';
 import { ASYNC_JOB_STATUSES, type AsyncJobStatus } from '../entities/async-job.entity.js';
 
@@ -77,27 +78,27 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 
 export class AsyncJobsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: ASYNC_JOB_STATUSES })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsIn(ASYNC_JOB_STATUSES)
   status?: AsyncJobStatus;
 
   @ApiPropertyOptional({ description: 'The async type, e.g. `chat/completions`' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @Matches(/^[a-z_/:{}.-]{1,128}$/i, { message: 'type must be an async type such as chat/completions' })
   type?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @IsUUID()
   virtual_key_id?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Jobs created at or after (RFC 3339)' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @Matches(RFC3339, { message: 'start_time must be an RFC 3339 date-time' })
   start_time?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Jobs created before (RFC 3339)' })
-  @IsOptional()
+  @IsOptionalNonNull()
   @Matches(RFC3339, { message: 'end_time must be an RFC 3339 date-time' })
   end_time?: string;
 }
