@@ -244,6 +244,11 @@ export interface ProviderAdapter {
   /** Request kinds this adapter speaks natively. The router converts `responses` to `chat` when it is absent. */
   readonly kinds: ReadonlySet<InferenceKind>;
   /**
+   * For an adapter that has `responses` for some models only (OpenCode): true when `model` is served without
+   * `/responses`, so the router bridges a Responses request to it through chat as it does for a chat-only provider.
+   */
+  bridgesResponses?(model: string): boolean;
+  /**
    * Media kinds the adapter streams (speech as OpenAI's `stream_format: "sse"` events). Absent: none; a streamed
    * media request to such a provider is a 400 naming `stream_format`.
    */
