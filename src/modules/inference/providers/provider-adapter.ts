@@ -185,6 +185,11 @@ export type StreamOutput =
        * without usage or error): the writer may send these bytes instead of serialising `chunk` again.
        */
       raw?: string;
+      /**
+       * The usage the provider reported as it opened the answer (Anthropic's message_start: input and cache tokens),
+       * not the final usage: the `/anthropic` format's message_start repeats it.
+       */
+      opening?: Usage;
     }
   /** A typed Responses API event (`response.output_text.delta`, ...); usage comes with `response.completed`. */
   | { kind: 'event'; event: string; data: Json; usage?: Usage }
