@@ -217,4 +217,27 @@ describe(`media audio: mistral transcription, speech streaming (${RUN_MODE})`, (
     expect(res.headers.get('content-type')).toBe('audio/mpeg');
     expect(Buffer.from(await res.arrayBuffer()).toString('latin1')).toBe(simAudio('plain'));
   });
+
+  it("ElevenLabs' models (a bare JSON array) are listed on /api/models and /v1/models", async () => {
+    const api = await s.admin.get('/api/models', { query: { provider: 'elevenlabs' } });
+    expect(api.status, api.text).toBe(200);
+    expect(api.body.key_statuses).toEqual([expect.objectContaining({ provider: 'elevenlabs', status: 'success' })]);
+    expect(api.body.models).toEqual([
+      { id: 'elevenlabs/eleven_multilingual_v2', provider: 'elevenlabs', owned_by: 'elevenlabs' },
+      { id: 'elevenlabs/eleven_flash_v2_5', provider: 'elevenlabs', owned_by: 'elevenlabs' },
+      { id: 'elevenlabs/scribe_v1', provider: 'elevenlabs', owned_by: 'elevenlabs' },
+    ]);
+    const call = seen(s.sim).find((c) => c.path === '/elevenlabs/v1/models');
+    expect(call.method).toBe('GET');
+    expect(call.headers['xi-api-key']).toBe('xi-key-1');
+
+    const v1 = await s.openai.models.list();
+    const eleven = v1.data.filter((m) => m.id.startsWith('elevenlabs/'));
+    expect(eleven.map((m) => m.id)).toEqual([
+      'elevenlabs/eleven_multilingual_v2',
+      'elevenlabs/eleven_flash_v2_5',
+      'elevenlabs/scribe_v1',
+    ]);
+    expect(eleven[0]).toMatchObject({ object: 'model', owned_by: 'elevenlabs' });
+  });
 });

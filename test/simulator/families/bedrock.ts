@@ -115,6 +115,50 @@ function conversePrompt(body: Obj, model: string): Prompt {
   };
 }
 
+/** The `cachePoint` blocks of the system prompt, the messages and the tools; the first malformed one, if any. */
+function cachePoints(body: Obj): { count: number; malformed?: string } {
+  const config = isObj(body.toolConfig) ? body.toolConfig : {};
+  const lists: Array<[string, unknown]> = [
+    ['system', body.system],
+    ['toolConfig.tools', config.tools],
+    ...(Array.isArray(body.messages) ? body.messages : []).map((m, i): [string, unknown] => [
+      `messages.${i}.content`,
+      isObj(m) ? m.content : undefined,
+    ]),
+  ];
+  let count = 0;
+  for (const [where, list] of lists) {
+    if (!Array.isArray(list)) continue;
+    for (const [j, block] of list.entries()) {
+      if (!isObj(block) || block.cachePoint === undefined) continue;
+      if (j === 0 || !isObj(block.cachePoint) || block.cachePoint.type !== 'default' || Object.keys(block).length > 1)
+        return { count, malformed: `${where}.${j}.cachePoint` };
+      count++;
+    }
+  }
+  return { count };
+}
+
+/**
+ * Words of the prompt before its last cachePoint, as Bedrock caches them (system, then messages): the tokens a first
+ * request writes to the cache.
+ */
+function cachedPrefixWords(body: Obj): number {
+  const blocks: unknown[] = [
+    ...(Array.isArray(body.system) ? body.system : []),
+    ...(Array.isArray(body.messages) ? body.messages : []).flatMap((m) =>
+      isObj(m) && Array.isArray(m.content) ? m.content : [],
+    ),
+  ];
+  let words = 0;
+  let cached = 0;
+  for (const block of blocks) {
+    if (isObj(block) && block.cachePoint !== undefined) cached = words;
+    else words += countWords(blockText([block]));
+  }
+  return cached;
+}
+
 function usageOf(u: UsageNumbers): Obj {
   const output = u.output + u.reasoning;
   const usage: Obj = {
@@ -132,15 +176,30 @@ const THINKING = 'Let me think about this request.';
 const SIGNATURE = 'c2ltdWxhdG9yIHNpZ25hdHVyZQ==';
 const toolUseId = (callId: string) => `tooluse_${callId.slice('call_'.length)}`;
 
+/** Anthropic's test string: with thinking on, Claude answers with redacted thinking (an opaque, encrypted block). */
+export const REDACTED_THINKING_TRIGGER =
+  'ANTHROPIC_MAGIC_STRING_TRIGGER_REDACTED_THINKING_46C9A13E193C177646C7398A98432ECCCE4C1253';
+export const REDACTED_CONTENT = 'RWNyeXB0ZWQgcmVhc29uaW5nIG9mIHRoZSBzaW11bGF0b3I=';
+
+type Thinking = 'none' | 'text' | 'redacted';
+
+function thinkingOf(body: Obj, prompt: Prompt): Thinking {
+  if (!thinkingEnabled(body)) return 'none';
+  return prompt.lastUserText.includes(REDACTED_THINKING_TRIGGER) ? 'redacted' : 'text';
+}
+
 function thinkingEnabled(body: Obj): boolean {
   const extra = isObj(body.additionalModelRequestFields) ? body.additionalModelRequestFields : {};
   return isObj(extra.thinking) && extra.thinking.type === 'enabled';
 }
 
-function converseContent(a: Answer, thinking: boolean): Obj[] {
-  const blocks: Obj[] = thinking
-    ? [{ reasoningContent: { reasoningText: { text: THINKING, signature: SIGNATURE } } }]
-    : [];
+function converseContent(a: Answer, thinking: Thinking): Obj[] {
+  const blocks: Obj[] =
+    thinking === 'text'
+      ? [{ reasoningContent: { reasoningText: { text: THINKING, signature: SIGNATURE } } }]
+      : thinking === 'redacted'
+        ? [{ reasoningContent: { redactedContent: REDACTED_CONTENT } }]
+        : [];
   if (a.toolCalls.length === 0) blocks.push({ text: a.text });
   for (const c of a.toolCalls)
     blocks.push({ toolUse: { toolUseId: toolUseId(c.id), name: c.name, input: JSON.parse(c.arguments) as Obj } });
@@ -148,7 +207,7 @@ function converseContent(a: Answer, thinking: boolean): Obj[] {
 }
 
 /** messageStart, content blocks (reasoning, text word by word, tool uses with input fragments), messageStop, metadata. */
-function converseStream(a: Answer, thinking: boolean): StreamReply {
+function converseStream(a: Answer, thinking: Thinking): StreamReply {
   const frames: Uint8Array[] = [eventFrame('messageStart', { role: 'assistant' })];
   let index = 0;
   const block = (deltas: Obj[], start?: Obj) => {
@@ -157,7 +216,9 @@ function converseStream(a: Answer, thinking: boolean): StreamReply {
     frames.push(eventFrame('contentBlockStop', { contentBlockIndex: index }));
     index += 1;
   };
-  if (thinking) block([{ reasoningContent: { text: THINKING } }, { reasoningContent: { signature: SIGNATURE } }]);
+  if (thinking === 'text')
+    block([{ reasoningContent: { text: THINKING } }, { reasoningContent: { signature: SIGNATURE } }]);
+  if (thinking === 'redacted') block([{ reasoningContent: { redactedContent: REDACTED_CONTENT } }]);
   if (a.toolCalls.length === 0) block(a.pieces.map((text) => ({ text })));
   for (const c of a.toolCalls)
     block(
@@ -180,11 +241,28 @@ function converseOperation(req: SimRequest, stream: boolean): Operation | Reply 
     return bedrockError(400, 'ValidationException', 'A conversation must start with a user message.');
   if (body.model !== undefined)
     return bedrockError(400, 'ValidationException', 'Malformed input request: extraneous key [model] is not permitted');
+  const points = cachePoints(body);
+  if (points.malformed)
+    return bedrockError(400, 'ValidationException', `Malformed input request: ${points.malformed} is not valid here`);
+  if (points.count > 4)
+    return bedrockError(400, 'ValidationException', 'A maximum of 4 cache points is allowed per request');
   req.stream = stream;
   const p = conversePrompt(body, req.model!);
-  const thinking = thinkingEnabled(body);
+  const thinking = thinkingOf(body, p);
+  const cachedWords = cachedPrefixWords(body);
   return (knobs) => {
     const a = buildAnswer(p, knobs);
+    // A prompt with cache points writes its cached prefix (unless the scenario says what the cache did).
+    const u = knobs.usage ?? {};
+    if (
+      cachedWords > 0 &&
+      u.input_tokens === undefined &&
+      u.cached_write_tokens === undefined &&
+      !u.cached_read_tokens
+    ) {
+      a.usage.cacheWrite = cachedWords;
+      a.usage.input -= cachedWords;
+    }
     if (stream) return converseStream(a, thinking);
     return jsonReply(
       200,

@@ -13,6 +13,22 @@ const OUTPUT_TYPES: ReadonlyArray<readonly [string, string]> = [
   ['ulaw_', 'audio/basic'],
 ];
 
+/** `GET /v1/models`: a bare JSON array, as ElevenLabs answers it. */
+const MODELS = [
+  ['eleven_multilingual_v2', 'Eleven Multilingual v2', true],
+  ['eleven_flash_v2_5', 'Eleven Flash v2.5', true],
+  ['scribe_v1', 'Scribe v1', false],
+].map(([model_id, name, tts]) => ({
+  model_id,
+  name,
+  can_be_finetuned: tts,
+  can_do_text_to_speech: tts,
+  can_do_voice_conversion: false,
+  token_cost_factor: 1,
+  description: `${String(name)} (simulated)`,
+  languages: [{ language_id: 'en', name: 'English' }],
+}));
+
 function detailError(status: number, code: string, message: string, headers: Record<string, string> = {}): Reply {
   return jsonReply(status, { detail: { status: code, message } }, headers);
 }
@@ -25,7 +41,8 @@ function missing(field: string): Reply {
 /**
  * `/elevenlabs`: the ElevenLabs API. `POST /v1/text-to-speech/{voice_id}?output_format=` with
  * `{text, model_id, voice_settings}` answers audio bytes; `POST /v1/speech-to-text` (multipart `model_id`, `file`)
- * answers `{language_code, language_probability, text, words}`. Auth is the `xi-api-key` header; errors are
+ * answers `{language_code, language_probability, text, words}`; `GET /v1/models` answers a bare array of
+ * `{model_id, name, …}`. Auth is the `xi-api-key` header; errors are
  * `{detail: {status, message}}` (422: FastAPI's list).
  */
 export const elevenlabsFamily: Family = {
@@ -39,6 +56,7 @@ export const elevenlabsFamily: Family = {
   },
 
   route(req: SimRequest) {
+    if (req.method === 'GET' && req.sub === '/v1/models') return () => jsonReply(200, MODELS);
     if (req.method !== 'POST') return detailError(404, 'not_found', 'Not Found');
     const body = isObj(req.body) ? req.body : {};
     if (req.sub.startsWith(TTS)) {

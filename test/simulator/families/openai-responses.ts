@@ -11,7 +11,7 @@ import {
   SSE_HEADERS,
   type StreamReply,
 } from '../family.js';
-import { badBody, type Flavor, responsesPrompt, successHeaders } from './openai-wire.js';
+import { badBody, type Flavor, openaiError, responsesPrompt, successHeaders } from './openai-wire.js';
 
 type Obj = Record<string, unknown>;
 
@@ -160,10 +160,26 @@ function responsesStream(flavor: Flavor, body: Obj, a: Answer, query: string, eo
   return { headers: { ...SSE_HEADERS, ...successHeaders(flavor) }, frames, errorFrame };
 }
 
+/** Chat completions members the Responses API refuses as unknown (a chat body sent to the wrong endpoint). */
+const CHAT_ONLY = [
+  'messages',
+  'max_tokens',
+  'max_completion_tokens',
+  'response_format',
+  'reasoning_effort',
+  'stop',
+  'n',
+];
+
 export function responsesOperation(flavor: Flavor, req: SimRequest): Operation | Reply {
   const bad = badBody(flavor, req, ['model']);
   if (bad) return bad;
   const body = req.body as Obj;
+  const unknown = CHAT_ONLY.find((field) => body[field] !== undefined);
+  if (unknown) {
+    const message = `Unknown parameter: '${unknown}'.`;
+    return openaiError(flavor, { status: 400, message, code: 'unknown_parameter' }, unknown);
+  }
   req.model = String(body.model);
   req.stream = body.stream === true;
   const prompt = responsesPrompt(body);

@@ -8,7 +8,7 @@ import { LOGGER } from '../../../core/logging/logging.module.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
 import { OutboundAdapterIo } from '../providers/adapter-io.js';
 import { adapterFor } from '../providers/adapter-registry.js';
-import type { ListedModel } from '../providers/provider-adapter.js';
+import { type ListedModel, TOP_LEVEL_ARRAY } from '../providers/provider-adapter.js';
 import { providerTarget } from '../providers/provider-target.js';
 import { providerException } from '../providers/provider-exception.js';
 import type { ProviderModelDto, ProviderModelListDto } from './dto/models.dto.js';
@@ -131,11 +131,13 @@ export class ModelListingService {
     } catch {
       json = undefined;
     }
-    if (!json || typeof json !== 'object' || Array.isArray(json)) {
+    if (!json || typeof json !== 'object') {
       throw new GatewayException(502, 'upstream_error', `${provider.id} answered the model list with invalid JSON`, {
         reason: 'provider_server_error',
       });
     }
+    // ElevenLabs answers a bare array: the adapter gets it as a unary array answer is handed over.
+    if (Array.isArray(json)) json = { [TOP_LEVEL_ARRAY]: json };
     return adapter.parseListModels(json as Record<string, unknown>);
   }
 }

@@ -27,7 +27,8 @@ export type NativeFrame = string | Uint8Array;
 export interface NativeStreamEncoder {
   /** `content-type` of the stream (`text/event-stream`, `application/vnd.amazon.eventstream`). */
   readonly contentType: string;
-  push(chunk: Json, usage: Usage | undefined): NativeFrame[];
+  /** `opening`: the usage the provider reported as it opened the answer (the chunk's `opening`), when it did. */
+  push(chunk: Json, usage: Usage | undefined, opening?: Usage): NativeFrame[];
   finish(usage: Usage | undefined): NativeFrame[];
   error(response: ErrorResponse): NativeFrame[];
 }

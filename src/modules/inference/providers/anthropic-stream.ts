@@ -89,7 +89,10 @@ export class AnthropicStreamDecoder extends TranslatedChatStreamDecoder {
     if (typeof m.model === 'string') this.model = m.model;
     this.usage = maxAnthropicUsage(this.usage, readAnthropicUsage(m.usage));
     this.started = true;
-    out.push(this.delta({ role: 'assistant', content: '' }));
+    const opening = this.delta({ role: 'assistant', content: '' });
+    // Anthropic counts the input (and cache) tokens up front, for the `/anthropic` format's own message_start.
+    if (isJsonObject(m.usage) && opening.kind === 'chunk') opening.opening = anthropicUsage(this.usage);
+    out.push(opening);
   }
 
   private onBlockStart(payload: Json, out: StreamOutput[]): void {

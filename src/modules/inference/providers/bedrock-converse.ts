@@ -1,5 +1,6 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { ANTHROPIC_THINKING_BUDGETS } from './anthropic-messages.js';
+import { isClaude } from './bedrock-invoke.js';
 import {
   assistantTexts,
   imageUrlOf,
@@ -44,9 +45,33 @@ const DOCUMENT_FORMATS: Readonly<Record<string, string>> = {
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
 };
 
+/**
+ * Blocks converted from a canonical part, tool call, tool message or tool that carried `cache_control` (Anthropic's
+ * cache breakpoint, as the `/anthropic` format and `/v1` callers send it): a Converse `cachePoint` follows each.
+ */
+const cacheMarked = new WeakSet<Json>();
+
+function marked(block: Json, source: unknown): Json {
+  if (isJsonObject(source) && source.cache_control !== undefined && source.cache_control !== null)
+    cacheMarked.add(block);
+  return block;
+}
+
+/** Bedrock caches prompts of Claude and Nova models; other models refuse a cachePoint, so theirs are dropped. */
+const cachesPrompts = (model: string): boolean => isClaude(model) || /(^|[./])amazon\.nova/.test(model);
+
+/** `blocks` with a `cachePoint` after each marked one. */
+function withCachePoints(blocks: Json[]): Json[] {
+  return blocks.flatMap((block) => (cacheMarked.has(block) ? [block, { cachePoint: { type: 'default' } }] : [block]));
+}
+
 export function toConverseBody(body: Json, model: string): Json {
   if (typeof body.n === 'number' && body.n > 1) throw invalid('n', 'bedrock returns one choice; n must be 1');
   const { system, messages } = translateMessages(body.messages);
+  if (cachesPrompts(model)) {
+    system.splice(0, system.length, ...withCachePoints(system));
+    for (const message of messages) message.content = withCachePoints(message.content as Json[]);
+  }
   const out: Json = { messages };
   if (system.length > 0) out.system = system;
 
@@ -60,7 +85,8 @@ export function toConverseBody(body: Json, model: string): Json {
   if (Object.keys(inference).length > 0) out.inferenceConfig = inference;
 
   if (body.tools !== undefined && body.tools !== null) {
-    const toolConfig: Json = { tools: translateTools(body.tools) };
+    const tools = translateTools(body.tools);
+    const toolConfig: Json = { tools: cachesPrompts(model) ? withCachePoints(tools) : tools };
     const choice = translateToolChoice(body.tool_choice);
     if (choice) toolConfig.toolChoice = choice;
     out.toolConfig = toolConfig;
@@ -132,14 +158,14 @@ function systemBlocks(content: unknown, param: string): Json[] {
   return content.flatMap((part: unknown, j) => {
     if (!isJsonObject(part) || part.type !== 'text' || typeof part.text !== 'string')
       throw invalid(`${param}[${j}]`, 'system content parts must be text parts');
-    return part.text ? [{ text: part.text }] : [];
+    return part.text ? [marked({ text: part.text }, part)] : [];
   });
 }
 
 function userContent(content: unknown, param: string): Json[] {
   if (typeof content === 'string') return [{ text: content }];
   if (!Array.isArray(content)) throw invalid(param, 'content must be a string or an array of parts');
-  return content.map((part: unknown, j) => contentPart(part, `${param}[${j}]`));
+  return content.map((part: unknown, j) => marked(contentPart(part, `${param}[${j}]`), part));
 }
 
 /** One OpenAI content part → one Converse content block. Bedrock takes media as bytes only (or S3, not mapped). */
@@ -173,15 +199,26 @@ function contentPart(part: unknown, param: string): Json {
 
 function assistantContent(message: Json, param: string): Json[] {
   const blocks: Json[] = reasoningBlocks(message.thinking_blocks);
-  blocks.push(...assistantTexts(message.content, param).map((text) => ({ text })));
+  blocks.push(...assistantTextBlocks(message.content, param));
   const calls = message.tool_calls;
   if (Array.isArray(calls))
     calls.forEach((call: unknown, k) => {
       const read = readToolCall(call, `${param}.tool_calls[${k}]`, true);
-      blocks.push({ toolUse: { toolUseId: read.id, name: read.name, input: read.arguments } });
+      blocks.push(marked({ toolUse: { toolUseId: read.id, name: read.name, input: read.arguments } }, call));
     });
   // Converse refuses an empty turn: an assistant message with nothing in it keeps its place as empty text.
   return blocks.length > 0 ? blocks : [{ text: ' ' }];
+}
+
+/** An assistant's text (and refusal) parts as text blocks, each keeping its cache breakpoint. */
+function assistantTextBlocks(content: unknown, param: string): Json[] {
+  const texts = assistantTexts(content, param);
+  if (!Array.isArray(content)) return texts.map((text) => ({ text }));
+  // assistantTexts validated every part: each is text or refusal.
+  return content.flatMap((part: Json) => {
+    const text = (part.type === 'refusal' ? part.refusal : part.text) as string;
+    return text ? [marked({ text }, part)] : [];
+  });
 }
 
 /**
@@ -209,15 +246,15 @@ function toolResult(message: Json, param: string): Json {
   if (typeof content === 'string') blocks = [{ text: content }];
   else if (Array.isArray(content)) blocks = content.map((p: unknown, j) => contentPart(p, `${param}.content[${j}]`));
   else throw invalid(`${param}.content`, 'content must be a string or an array of parts');
-  return { toolResult: { toolUseId: message.tool_call_id, content: blocks } };
+  return marked({ toolResult: { toolUseId: message.tool_call_id, content: blocks } }, message);
 }
 
 function translateTools(tools: unknown): Json[] {
-  return readFunctionTools(tools, 'bedrock').map(({ fn }) => {
+  return readFunctionTools(tools, 'bedrock').map(({ tool, fn }) => {
     const spec: Json = { name: fn.name };
     if (typeof fn.description === 'string') spec.description = fn.description;
     spec.inputSchema = { json: isJsonObject(fn.parameters) ? fn.parameters : { type: 'object', properties: {} } };
-    return { toolSpec: spec };
+    return marked({ toolSpec: spec }, tool);
   });
 }
 

@@ -7,17 +7,18 @@ import {
   fromElevenLabsTranscript,
 } from './elevenlabs-wire.js';
 import { nativeHeaders, providerErrorOf, unsupportedRequest } from './native-adapter-parts.js';
-import type {
-  InferenceKind,
-  Json,
-  ListedModel,
-  MediaAnswer,
-  ParsedResponse,
-  ProviderAdapter,
-  ProviderError,
-  ProviderTarget,
-  StreamDecoder,
-  UpstreamCall,
+import {
+  type InferenceKind,
+  type Json,
+  type ListedModel,
+  type MediaAnswer,
+  type ParsedResponse,
+  type ProviderAdapter,
+  type ProviderError,
+  type ProviderTarget,
+  type StreamDecoder,
+  TOP_LEVEL_ARRAY,
+  type UpstreamCall,
 } from './provider-adapter.js';
 import { asArray, asObject, asString, parseJson } from './wire-json.js';
 
@@ -81,9 +82,9 @@ export const elevenLabsAdapter: ProviderAdapter = {
     };
   },
 
-  /** ElevenLabs answers a bare array; a wrapper object (`{ models: [...] }`) is read too. */
+  /** ElevenLabs answers a bare array (handed over as `{ [TOP_LEVEL_ARRAY]: [...] }`); `{ models: [...] }` is read too. */
   parseListModels(body: Json): ListedModel[] {
-    const rows = Array.isArray(body) ? (body as unknown[]) : (asArray(body.models) ?? []);
+    const rows = asArray(body[TOP_LEVEL_ARRAY]) ?? asArray(body.models) ?? [];
     return rows.flatMap((row) => {
       const id = asString(asObject(row)?.model_id);
       return id ? [{ id, owned_by: 'elevenlabs' }] : [];

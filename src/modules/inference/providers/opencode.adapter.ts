@@ -1,5 +1,10 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import {
+  chatToResponsesRequest,
+  ResponsesAsChatStreamDecoder,
+  responsesToChatResponse,
+} from '../translation/responses-bridge.js';
 import { anthropicAdapter } from './anthropic.adapter.js';
 import { geminiAdapter } from './gemini.adapter.js';
 import { OpenAiCompatibleAdapter } from './openai-compatible.adapter.js';
@@ -54,10 +59,13 @@ export function openCodeRoute(provider: OpenCodeId, model: string): Route {
  * OpenCode Zen and OpenCode Go: one key and one host (`https://opencode.ai/zen`, `…/zen/go`), each model family in
  * its own wire format, so every call is delegated by model to the adapter of that format:
  *
- * - `gpt-*` → OpenAI Responses `{base}/v1/responses` (Bearer); the Responses API only, a chat request is a 400;
+ * - `gpt-*` → OpenAI Responses `{base}/v1/responses` (Bearer); a chat request is sent as a Responses request and
+ *   its answer (unary or streamed) comes back as a chat completion (`translation/responses-bridge.ts`);
  * - `claude-*`, `qwen*` (and on Go `minimax-*`) → Anthropic Messages `{base}/v1/messages` (`x-api-key`);
  * - `gemini-*` → Gemini `{base}/v1/models/{model}:generateContent` (`x-goog-api-key`);
- * - any other model → OpenAI chat completions `{base}/v1/chat/completions` (Bearer); chat only.
+ * - any other model → OpenAI chat completions `{base}/v1/chat/completions` (Bearer).
+ *
+ * A Responses request to a model of the last three is bridged by the router through chat (`bridgesResponses`).
  */
 export class OpenCodeAdapter implements ProviderAdapter {
   readonly kinds: ReadonlySet<InferenceKind> = new Set<InferenceKind>(['chat', 'responses']);
@@ -75,9 +83,16 @@ export class OpenCodeAdapter implements ProviderAdapter {
     return BASE_URLS[this.provider];
   }
 
+  bridgesResponses(model: string): boolean {
+    return openCodeRoute(this.provider, model) !== 'responses';
+  }
+
   buildRequest(kind: InferenceKind, body: Json, target: ProviderTarget, stream: boolean): UpstreamCall {
     const route = openCodeRoute(this.provider, target.model);
-    if ((route === 'responses') !== (kind === 'responses')) throw this.wrongSurface(kind, route, target.model);
+    if (kind === 'responses' && route !== 'responses') throw this.wrongSurface(route, target.model);
+    if (kind === 'chat' && route === 'responses') {
+      return this.openai.buildRequest('responses', chatToResponsesRequest(body), target, stream);
+    }
     const call = this.delegate(route).buildRequest(kind, body, target, stream);
     if (route !== 'gemini') return call;
     // OpenCode's Gemini surface is versioned v1, where Google's own API is v1beta.
@@ -86,11 +101,20 @@ export class OpenCodeAdapter implements ProviderAdapter {
   }
 
   parseResponse(kind: InferenceKind, body: Json, target: ProviderTarget): ParsedResponse {
-    return this.delegate(openCodeRoute(this.provider, target.model)).parseResponse(kind, body, target);
+    const route = openCodeRoute(this.provider, target.model);
+    if (kind === 'chat' && route === 'responses') {
+      const parsed = this.openai.parseResponse('responses', body, target);
+      return { ...parsed, body: responsesToChatResponse(parsed.body, parsed.usage) };
+    }
+    return this.delegate(route).parseResponse(kind, body, target);
   }
 
   streamDecoder(kind: InferenceKind, target: ProviderTarget): StreamDecoder {
-    return this.delegate(openCodeRoute(this.provider, target.model)).streamDecoder(kind, target);
+    const route = openCodeRoute(this.provider, target.model);
+    if (kind === 'chat' && route === 'responses') {
+      return new ResponsesAsChatStreamDecoder(this.openai.streamDecoder('responses', target), target.model);
+    }
+    return this.delegate(route).streamDecoder(kind, target);
   }
 
   /** The error body says which surface answered: Anthropic's `{type: "error"}`, Gemini's `error.status`, or OpenAI's. */
@@ -119,12 +143,16 @@ export class OpenCodeAdapter implements ProviderAdapter {
     return this.openai;
   }
 
-  private wrongSurface(kind: InferenceKind, route: Route, model: string): GatewayException {
-    const where = route === 'responses' ? 'the Responses API (/v1/responses)' : 'chat completions';
+  /**
+   * A Responses request reaches a model of another surface only through a key alias naming a model of another
+   * family than the name asked for (the router decides the bridge per key); such an alias cannot be served.
+   */
+  private wrongSurface(route: Route, model: string): GatewayException {
     return new GatewayException(
       400,
       'unsupported_operation',
-      `${this.provider} serves ${model} through ${where} only, not ${kind} requests`,
+      `${this.provider} serves ${model} through its ${route} surface: a Responses request cannot reach it through ` +
+        'a key alias of another model family; send the model by its own name',
       { param: 'model', reason: 'caller_invalid_request' },
     );
   }

@@ -185,6 +185,11 @@ export type StreamOutput =
        * without usage or error): the writer may send these bytes instead of serialising `chunk` again.
        */
       raw?: string;
+      /**
+       * The usage the provider reported as it opened the answer (Anthropic's message_start: input and cache tokens),
+       * not the final usage: the `/anthropic` format's message_start repeats it.
+       */
+      opening?: Usage;
     }
   /** A typed Responses API event (`response.output_text.delta`, ...); usage comes with `response.completed`. */
   | { kind: 'event'; event: string; data: Json; usage?: Usage }
@@ -243,6 +248,11 @@ export interface MediaAnswer {
 export interface ProviderAdapter {
   /** Request kinds this adapter speaks natively. The router converts `responses` to `chat` when it is absent. */
   readonly kinds: ReadonlySet<InferenceKind>;
+  /**
+   * For an adapter that has `responses` for some models only (OpenCode): true when `model` is served without
+   * `/responses`, so the router bridges a Responses request to it through chat as it does for a chat-only provider.
+   */
+  bridgesResponses?(model: string): boolean;
   /**
    * Media kinds the adapter streams (speech as OpenAI's `stream_format: "sse"` events). Absent: none; a streamed
    * media request to such a provider is a 400 naming `stream_format`.

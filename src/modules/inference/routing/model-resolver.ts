@@ -11,7 +11,7 @@ import { adapterFor } from '../providers/adapter-registry.js';
 import type { InferenceKind, Json, ProviderAdapter } from '../providers/provider-adapter.js';
 import { responsesToChatRequest } from '../translation/responses-bridge.js';
 import { REQUEST_TYPES, type InferenceCall } from './inference-call.js';
-import { eligibleKeys, keyAllows } from './key-selector.js';
+import { eligibleKeys, keyAllows, resolveAlias } from './key-selector.js';
 import type { ModelRef } from './model-ref.js';
 
 /** Defaults of `network_config` (bifrost.md §4), used for direct keys to an unconfigured provider. */
@@ -64,9 +64,9 @@ export function resolveModel(
       reason: 'caller_model_not_available',
     });
   }
-  const bridged = call.kind === 'responses' && !adapter.kinds.has('responses') && adapter.kinds.has('chat');
-  const upstreamKind: InferenceKind = bridged ? 'chat' : call.kind;
-  if (!adapter.kinds.has(upstreamKind)) {
+  // A provider without `responses` serves a Responses request through chat.
+  const servedAs = call.kind === 'responses' && !adapter.kinds.has('responses') ? 'chat' : call.kind;
+  if (!adapter.kinds.has(servedAs)) {
     throw new GatewayException(
       400,
       'unsupported_operation',
@@ -74,7 +74,7 @@ export function resolveModel(
       { param, reason: 'caller_invalid_request' },
     );
   }
-  if (call.stream && MEDIA_KINDS.has(upstreamKind) && !adapter.mediaStreams?.has(upstreamKind)) {
+  if (call.stream && MEDIA_KINDS.has(call.kind) && !adapter.mediaStreams?.has(call.kind)) {
     throw GatewayException.validation(
       'stream_format',
       `Provider '${provider}' does not stream ${REQUEST_TYPES[call.kind]} answers: leave stream_format unset or audio`,
@@ -82,6 +82,8 @@ export function resolveModel(
   }
   const config = snapshot.get(provider);
   const keys = keysFor(call, ref, provider, config, isPrimary ? 'model' : 'fallbacks', isPrimary);
+  const bridged = call.kind === 'responses' && adapter.kinds.has('chat') && bridgesResponses(adapter, ref, keys);
+  const upstreamKind: InferenceKind = bridged ? 'chat' : call.kind;
   const network = config?.network ?? DEFAULT_NETWORK;
   return { ref, provider, config, adapter, upstreamKind, bridged, keys, network, source: sourceOf(call, bridged) };
 }
@@ -155,6 +157,16 @@ function directKey(value: string): ConfiguredKey {
     enabled: true,
     credentials: { id: 'direct', name: 'direct', value },
   };
+}
+
+/**
+ * Whether a Responses request goes upstream as chat: always for an adapter without `responses`; for one serving it
+ * per model, when the model each key sends (after its alias) is served through chat.
+ */
+function bridgesResponses(adapter: ProviderAdapter, ref: ModelRef, keys: readonly ConfiguredKey[]): boolean {
+  if (!adapter.kinds.has('responses')) return true;
+  const viaChat = adapter.bridgesResponses?.bind(adapter);
+  return !!viaChat && keys.every((key) => viaChat(resolveAlias(key, ref.model).upstreamModel));
 }
 
 function sourceOf(call: InferenceCall, bridged: boolean): Json {

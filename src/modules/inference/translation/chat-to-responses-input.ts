@@ -45,7 +45,10 @@ export function chatPromptAsResponsesInput(body: Json): Json {
   out.input = input;
   const tools = (asArray(body.tools) ?? []).flatMap((raw) => {
     const fn = asObject(asObject(raw)?.function);
-    return fn ? [{ type: 'function', name: fn.name, description: fn.description, parameters: fn.parameters }] : [];
+    if (!fn) return [];
+    const tool: Json = { type: 'function', name: fn.name, description: fn.description, parameters: fn.parameters };
+    if (typeof fn.strict === 'boolean') tool.strict = fn.strict;
+    return [tool];
   });
   if (tools.length > 0) out.tools = tools;
   return out;
@@ -57,15 +60,26 @@ function textOf(content: unknown): string | undefined {
   return texts.length > 0 ? texts.join('\n') : undefined;
 }
 
-/** Chat content parts as Responses parts: text (input or output by role) and images; other parts are not counted. */
+/** Chat content parts as Responses parts: text (input or output by role), images and files; audio has no input part. */
 function contentParts(content: unknown, role: 'user' | 'assistant'): Json[] {
   const textType = role === 'user' ? 'input_text' : 'output_text';
   if (typeof content === 'string') return content === '' ? [] : [{ type: textType, text: content }];
   return (asArray(content) ?? []).flatMap((raw): Json[] => {
     const part = asObject(raw);
     if (part?.type === 'text' && typeof part.text === 'string') return [{ type: textType, text: part.text }];
-    const url = asString(asObject(part?.image_url)?.url);
-    if (part?.type === 'image_url' && url && role === 'user') return [{ type: 'input_image', image_url: url }];
+    const image = asObject(part?.image_url);
+    const url = asString(image?.url);
+    if (part?.type === 'image_url' && url && role === 'user') {
+      const detail = asString(image?.detail);
+      return [detail ? { type: 'input_image', image_url: url, detail } : { type: 'input_image', image_url: url }];
+    }
+    const file = asObject(part?.file);
+    if (part?.type === 'file' && file && role === 'user') {
+      const out: Json = { type: 'input_file' };
+      for (const field of ['file_id', 'file_data', 'filename'] as const)
+        if (typeof file[field] === 'string') out[field] = file[field];
+      return [out];
+    }
     return [];
   });
 }

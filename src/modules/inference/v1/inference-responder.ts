@@ -277,7 +277,7 @@ class StreamWriter {
         case 'chunk': {
           if (output.usage) this.usage = this.price(output.usage);
           if (this.native) {
-            this.append(this.native.push(output.chunk, output.usage ? this.usage : undefined));
+            this.append(this.native.push(output.chunk, output.usage ? this.usage : undefined, output.opening));
             break;
           }
           if (this.bridge) {

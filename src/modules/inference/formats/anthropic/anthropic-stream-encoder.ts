@@ -25,9 +25,9 @@ export class AnthropicStreamEncoder implements NativeStreamEncoder {
 
   constructor(private readonly model: unknown) {}
 
-  push(chunk: Json, _usage: Usage | undefined): NativeFrame[] {
+  push(chunk: Json, _usage: Usage | undefined, opening?: Usage): NativeFrame[] {
     const out: string[] = [];
-    this.start(chunk, out);
+    this.start(chunk, out, opening);
     for (const choice of jsonObjects(chunk.choices)) {
       const delta = isJsonObject(choice.delta) ? choice.delta : {};
       this.reasoning(delta, out);
@@ -63,8 +63,12 @@ export class AnthropicStreamEncoder implements NativeStreamEncoder {
     return [`event: error\ndata: ${JSON.stringify(anthropicErrorBody(response))}\n\n`];
   }
 
-  /** message_start (usage unknown until the end: input 0, output 1 as Anthropic opens) and ping, once. */
-  private start(chunk: Json, out: string[]): void {
+  /**
+   * message_start and ping, once. An Anthropic target (Claude on Bedrock InvokeModel and Vertex too) reports its input
+   * and cache tokens in its own message_start (`opening`), repeated here; other targets report usage at the end only,
+   * so input 0 and output 1 as Anthropic opens, and the real figures in message_delta.
+   */
+  private start(chunk: Json, out: string[], opening?: Usage): void {
     if (this.started) return;
     this.started = true;
     const message = {
@@ -75,7 +79,9 @@ export class AnthropicStreamEncoder implements NativeStreamEncoder {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: 0, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: opening
+        ? { ...anthropicUsageOf(opening), output_tokens: Math.max(1, opening.completion_tokens) }
+        : { input_tokens: 0, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     };
     out.push(frame('message_start', { message }));
     out.push(frame('ping', {}));

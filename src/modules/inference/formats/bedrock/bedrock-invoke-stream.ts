@@ -25,9 +25,9 @@ export class ClaudeInvokeStreamEncoder implements NativeStreamEncoder {
     this.events = new AnthropicStreamEncoder(model);
   }
 
-  push(chunk: Json, usage: Usage | undefined): NativeFrame[] {
+  push(chunk: Json, usage: Usage | undefined, opening?: Usage): NativeFrame[] {
     this.firstByteMs ??= performance.now() - this.began;
-    return this.reframe(this.events.push(chunk, usage));
+    return this.reframe(this.events.push(chunk, usage, opening));
   }
 
   finish(usage: Usage | undefined): NativeFrame[] {
