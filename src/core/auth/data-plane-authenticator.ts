@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { GatewayException } from '../errors/gateway.exception.js';
+import { headerValue } from '../http/request-header.js';
 import { API_KEY_HEADER, VIRTUAL_KEY_HEADER, VIRTUAL_KEY_PREFIX } from './credentials.util.js';
 import { AuthPorts } from './auth-ports.js';
 import { JOB_TICKET_HEADER, JobTickets } from './job-tickets.js';
@@ -19,25 +20,19 @@ function principalOf(virtualKey: AuthenticatedVirtualKey): Principal {
   };
 }
 
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return first?.trim() || undefined;
-}
-
 function bearerOf(request: FastifyRequest): string | undefined {
-  const authorization = header(request, 'authorization');
+  const authorization = headerValue(request, 'authorization');
   if (!authorization || authorization.length < 8 || authorization.slice(0, 7).toLowerCase() !== 'bearer ') return;
   return authorization.slice(7).trim() || undefined;
 }
 
 /** Where a virtual key may come, in order; the last two are the native SDKs' own (Gemini, Azure OpenAI). */
 const CREDENTIAL_READERS: ReadonlyArray<(request: FastifyRequest) => string | undefined> = [
-  (request) => header(request, VIRTUAL_KEY_HEADER),
-  (request) => header(request, API_KEY_HEADER),
+  (request) => headerValue(request, VIRTUAL_KEY_HEADER),
+  (request) => headerValue(request, API_KEY_HEADER),
   bearerOf,
-  (request) => header(request, 'x-goog-api-key'),
-  (request) => header(request, 'api-key'),
+  (request) => headerValue(request, 'x-goog-api-key'),
+  (request) => headerValue(request, 'api-key'),
 ];
 
 /**

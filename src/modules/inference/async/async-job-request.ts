@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { JOB_TICKET_HEADER } from '../../../core/auth/job-tickets.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { headerValue } from '../../../core/http/request-header.js';
 
 export const ASYNC_HEADER = 'x-gateway-async';
 export const ASYNC_ID_HEADER = 'x-gateway-async-id';
@@ -45,11 +46,6 @@ const NOT_STORED: ReadonlySet<string> = new Set([
 
 /** Query parameters never stored (Gemini's `?key=` carries the virtual key). */
 const QUERY_NOT_STORED: ReadonlySet<string> = new Set(['key']);
-
-export function headerValue(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
-}
 
 /** The request headers a replay needs (routing pins, log metadata, provider betas), without any credential. */
 export function storableHeaders(request: FastifyRequest): Record<string, string> {

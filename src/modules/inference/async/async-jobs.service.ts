@@ -13,6 +13,7 @@ import {
 } from 'typeorm';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { headerValue } from '../../../core/http/request-header.js';
 import { ExpiredRowsRegistry } from '../../../core/maintenance/expired-rows.service.js';
 import { JOBS } from '../../../core/queue/job-catalogue.js';
 import { JobRecoveryRegistry } from '../../../core/queue/job-recovery.registry.js';
@@ -23,7 +24,7 @@ import { isUploadedFile } from '../media/uploaded-file.js';
 import type { InferenceKind, Json } from '../providers/provider-adapter.js';
 import { InferenceAccess } from '../v1/inference-access.js';
 import { validateInferenceBody } from '../v1/inference-request.js';
-import { ASYNC_WEBHOOK_HEADER, headerValue, resultTtlOf, storableHeaders, storablePath } from './async-job-request.js';
+import { ASYNC_WEBHOOK_HEADER, resultTtlOf, storableHeaders, storablePath } from './async-job-request.js';
 import type { AsyncJobAcceptedDto, AsyncJobDto, AsyncJobListDto, AsyncJobsQueryDto } from './dto/async-job.dto.js';
 import { AsyncJobEntity } from './entities/async-job.entity.js';
 

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { headerValue } from '../../../core/http/request-header.js';
 import type { NativeOperation } from '../formats/native-format.js';
-import { ASYNC_HEADER, ASYNC_ID_HEADER, headerValue } from './async-job-request.js';
+import { ASYNC_HEADER, ASYNC_ID_HEADER } from './async-job-request.js';
 import { AsyncJobsService } from './async-jobs.service.js';
 
 /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendRawJson } from '../../../core/http/raw-json.js';
+import { headerValue } from '../../../core/http/request-header.js';
 import { Cancellation } from '../../../core/outbound/cancellation.js';
 import { InferenceTracing } from '../../../core/tracing/inference-tracing.service.js';
 import { PricingOverrides } from '../../governance/pricing-overrides/pricing-override-set.js';
@@ -15,11 +16,6 @@ import { InferenceAccess } from './inference-access.js';
 import { InferenceAgent, type InjectedTools } from './inference-agent.js';
 import { validateInferenceBody } from './inference-request.js';
 import { InferenceResponder, type ServedAnswer } from './inference-responder.js';
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
-}
 
 /** A provider-format route: the native operation and the route's path parameters. */
 export interface NativeRoute {
@@ -75,8 +71,8 @@ export class InferencePipeline {
       const { body, stream } = validateInferenceBody(kind, source);
       // A native route may stream by its path (`:streamGenerateContent`, `converse-stream`), not by a body flag.
       if (native && stream && log) this.logs.captureStream(log);
-      const keyId = header(request, 'x-gateway-api-key-id');
-      const keyName = header(request, 'x-gateway-api-key');
+      const keyId = headerValue(request, 'x-gateway-api-key-id');
+      const keyName = headerValue(request, 'x-gateway-api-key');
       call = {
         kind,
         body,
