@@ -155,6 +155,25 @@ describe('/mcp relays notifications/tools/list_changed on its standalone stream'
   });
 });
 
+/** The standalone streams never end by themselves: closing the app must end them first, or Fastify waits forever. */
+describe('/mcp standalone streams and shutdown', () => {
+  it('app.close() ends the open streams instead of waiting for their clients', async () => {
+    const { gw, admin } = await startMcpGateway();
+    const key = await createVirtualKey(admin, 'key-shutdown');
+    const listener = await listen(gw, '/mcp', key.value);
+    try {
+      expect(gw.app.get(ToolListStreams).size).toBe(1);
+      const started = Date.now();
+      await gw.close();
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(gw.app.get(ToolListStreams).size).toBe(0);
+    } finally {
+      await listener.client.close().catch(() => undefined);
+      await gw.close();
+    }
+  });
+});
+
 /** A session on replica B hears of a change made through replica A (invalidation bus over Redis). */
 describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL)('list_changed across replicas', () => {
   let a: TestApp;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -36,7 +36,7 @@ interface OpenStream {
  * differs from the one they last saw. A stream whose key stopped working is closed.
  */
 @Injectable()
-export class ToolListStreams implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ToolListStreams implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly streams = new Set<OpenStream>();
   private unsubscribe: (() => void) | undefined;
   private undrain: (() => void) | undefined;
@@ -60,7 +60,11 @@ export class ToolListStreams implements OnApplicationBootstrap, OnApplicationShu
     this.unsubscribe = this.catalog.onChange(() => this.schedule());
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Before the HTTP server closes, not after: Fastify's close waits for every busy connection, and these streams never
+   * end by themselves, so a client that keeps one open would hold `app.close()` forever.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
     this.unsubscribe?.();
     this.undrain?.();
