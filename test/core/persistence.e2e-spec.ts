@@ -66,7 +66,7 @@ describe(`persistence (${RUN_MODE})`, () => {
   });
 
   it.skipIf(!TEST_DATABASE_URL)('replicas starting together migrate once under the advisory lock', async () => {
-    const scratch = await createScratchDatabase(TEST_DATABASE_URL!);
+    const scratch = await createScratchDatabase(TEST_DATABASE_URL!, { empty: true });
     try {
       const apps = await Promise.all(
         [1, 2, 3].map(() => startTestApp({ databaseUrl: scratch.url, keepDatabase: true })),

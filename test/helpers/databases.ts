@@ -2,12 +2,24 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
-/** Creates an empty database on the test server for one suite and returns its URL and a drop function. */
-export async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** Set by global setup: the PGlite dump with every migration applied (a file path). */
+export const PGLITE_TEMPLATE_ENV = 'GW_TEST_PGLITE_TEMPLATE';
+/** Set by global setup: the migrated Postgres database that scratch databases are copied from. */
+export const PG_TEMPLATE_ENV = 'GW_TEST_PG_TEMPLATE';
+
+/**
+ * Creates a database on the test server for one suite and returns its URL and a drop function: a copy of the run's
+ * migrated template, or an empty one with `empty` (tests of the migrations themselves).
+ */
+export async function createScratchDatabase(
+  serverUrl: string,
+  options: { empty?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `gw_test_${randomBytes(6).toString('hex')}`;
+  const template = options.empty ? undefined : process.env[PG_TEMPLATE_ENV];
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

@@ -1,34 +1,68 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { pino } from 'pino';
 import { Redis } from 'ioredis';
+import { loadConfig } from '../../src/core/config/config.loader.js';
+import { createDataSource } from '../../src/core/persistence/data-source.factory.js';
+import { runMigrations } from '../../src/core/persistence/migration-runner.js';
+import type { PGlitePool } from '../../src/core/persistence/pglite-pool.js';
+import { PG_TEMPLATE_ENV, PGLITE_TEMPLATE_ENV } from './databases.js';
 
-/** Fails fast with a clear message when the configured Postgres or Redis cannot be reached. */
-export default async function setup(): Promise<void> {
+/** A database with every migration applied, built by the gateway's own data source and migration runner. */
+async function migrate(databaseUrl: string | undefined): Promise<Blob | undefined> {
+  const overrides: Record<string, unknown> = { app_dir: mkdtempSync(join(tmpdir(), 'gw-template-')) };
+  if (databaseUrl) overrides.database_url = databaseUrl;
+  const dataSource = await createDataSource(loadConfig({ env: {}, overrides }), pino({ level: 'silent' }), [], null);
+  await dataSource.initialize();
+  try {
+    await runMigrations(dataSource);
+    if (databaseUrl) return undefined;
+    return await (dataSource.driver as unknown as { master: PGlitePool }).master.dumpDataDir();
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/**
+ * Fails fast with a clear message when the configured Postgres or Redis cannot be reached, and migrates one template
+ * database for the run: every test app then starts from a copy (a PGlite dump, or Postgres' CREATE DATABASE …
+ * TEMPLATE) instead of running initdb and every migration again, about a second less per app.
+ */
+export default async function setup(): Promise<(() => Promise<void>) | void> {
   const databaseUrl = process.env.DATABASE_URL;
   const redisUrl = process.env.REDIS_URL;
   process.stdout.write(
     `test mode: database ${databaseUrl ? 'postgres' : 'embedded (PGlite)'}, queue ${redisUrl ? 'redis (BullMQ)' : 'in-process'}\n`,
   );
-  if (databaseUrl) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.end();
-  }
-  if (!databaseUrl) {
-    // initdb once for the run; every embedded test app starts from this dump (about 0.6 s instead of 3 s).
-    const db = await PGlite.create();
-    const dump = await db.dumpDataDir('none');
-    await db.close();
-    const path = join(mkdtempSync(join(tmpdir(), 'gw-pglite-')), 'template.tar');
-    writeFileSync(path, Buffer.from(await dump.arrayBuffer()));
-    process.env.GW_TEST_PGLITE_TEMPLATE = path;
-  }
   if (redisUrl) {
     const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
     await redis.connect();
     await redis.quit();
   }
+  if (!databaseUrl) {
+    const dump = await migrate(undefined);
+    const path = join(mkdtempSync(join(tmpdir(), 'gw-pglite-')), 'template.tar');
+    writeFileSync(path, Buffer.from(await dump!.arrayBuffer()));
+    process.env[PGLITE_TEMPLATE_ENV] = path;
+    return;
+  }
+  const name = `gw_template_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  process.env[PG_TEMPLATE_ENV] = name;
+  return async () => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  };
 }

@@ -12,15 +12,15 @@ import { loadConfig } from '../../src/core/config/config.loader.js';
 import type { GatewayConfig } from '../../src/core/config/gateway-config.js';
 import type { RouteTable } from '../../src/core/http/route-table.js';
 import { createLogger } from '../../src/core/logging/logger.js';
-import { createScratchDatabase, deleteRedisPrefix, dropDatabaseByUrl } from './databases.js';
+import { createScratchDatabase, deleteRedisPrefix, dropDatabaseByUrl, PGLITE_TEMPLATE_ENV } from './databases.js';
 import { HttpClient } from './http.js';
 import { LogCapture } from './log-capture.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env.js';
 
 let template: Promise<Blob | undefined> | undefined;
-/** The initdb'd PGlite data dir that global setup dumped once for the whole run. */
+/** The migrated PGlite data dir that global setup dumped once for the whole run. */
 function pgliteTemplate(): Promise<Blob | undefined> {
-  const path = process.env.GW_TEST_PGLITE_TEMPLATE;
+  const path = process.env[PGLITE_TEMPLATE_ENV];
   template ??= path ? readFile(path).then((bytes) => new Blob([bytes])) : Promise.resolve(undefined);
   return template;
 }

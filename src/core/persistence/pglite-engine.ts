@@ -6,6 +6,8 @@ export interface PGliteEngine {
   query(sql: string, params: unknown[]): Promise<Results>;
   exec(sql: string): Promise<Results[]>;
   close(): Promise<void>;
+  /** The data dir as a tarball (PGlite in this thread only): the tests' migrated template. */
+  dumpDataDir?(compression: 'none'): Promise<Blob>;
 }
 
 /** The options of the embedded database that can cross to a worker (no functions: those are set where it runs). */

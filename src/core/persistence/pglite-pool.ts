@@ -121,6 +121,13 @@ export class PGlitePool extends EventEmitter {
     });
   }
 
+  /** The database's data dir as a tarball, when PGlite runs in this thread (from TypeScript sources: the tests). */
+  async dumpDataDir(): Promise<Blob> {
+    const db = await this.ready;
+    if (!db.dumpDataDir) throw new Error('the embedded database runs in a worker thread: no dump from here');
+    return db.dumpDataDir('none');
+  }
+
   end(callback?: (err?: Error) => void): Promise<void> {
     this.closed = true;
     const done = this.ready.then((db) => db.close());
