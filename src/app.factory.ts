@@ -47,7 +47,10 @@ export async function createGatewayApp(options: CreateAppOptions): Promise<Gatew
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
-    forceCloseConnections: 'idle',
+    // The shutdown drains in-flight requests first (drain-gate.ts); whatever connection is still open when the server
+    // closes is closed with it. 'idle' left a server-side connection of a client that gave up on a request open, and
+    // app.close() waited on it for ever.
+    forceCloseConnections: true,
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_CHARS },
     // Errors Fastify's router and Node's HTTP parser answer themselves, with bodies echoing the input: GatewayErrors.

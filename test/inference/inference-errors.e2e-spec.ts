@@ -265,3 +265,31 @@ describe('inference access modes', () => {
     }
   });
 });
+
+/** A client that gave up must not hold the shutdown: closing the app ends every connection it still has. */
+describe('inference errors: shutdown after a client gave up', () => {
+  it('app.close() returns promptly after a unary request was abandoned', async () => {
+    const s = await startInferenceStack();
+    try {
+      s.sim.scenario({ match: { family: 'gemini' }, responses: [{ fault: 'delay', delay_ms: 3000 }] });
+      const abort = new AbortController();
+      const pending = fetch(`${s.gw.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.vk}`, 'content-type': 'application/json' },
+        body: JSON.stringify(chat('gemini/gemini-2.5-flash')),
+        signal: abort.signal,
+      }).catch((e: unknown) => e);
+      await eventually(async () => {
+        expect(seen(s.sim)).toHaveLength(1);
+        return true;
+      });
+      abort.abort();
+      await pending;
+      const started = Date.now();
+      await s.gw.close();
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await s.close();
+    }
+  });
+});
