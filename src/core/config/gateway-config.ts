@@ -1,5 +1,7 @@
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
@@ -158,6 +160,27 @@ export class AccessProfilesConfig {
   propagation_wait = '30s';
 }
 
+/** A lower-case header name (RFC 9110 token characters), optionally a prefix ending in `*`. */
+export const FORWARD_HEADER_PATTERN = /^[a-z0-9!#$%&'+.^_`|~-]+\*?$/;
+/** `https://host[:port]` (no path), or `*` for any origin. */
+export const CORS_ORIGIN_PATTERN = /^(\*|https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?)$/;
+
+/** HTTP settings of the gateway's own listener that may change at run time. */
+export class HttpConfig {
+  /**
+   * Browser origins allowed to call `/api/*` and `/v1/*` (CORS, preflight included): `https://app.example.com`, or `*`
+   * for any origin (then without credentials). Empty: no CORS headers at all.
+   */
+  @ArrayMaxSize(100)
+  @Matches(CORS_ORIGIN_PATTERN, {
+    each: true,
+    message: 'each must be an origin such as https://app.example.com (scheme, host, optional port; no path) or *',
+  })
+  @IsString({ each: true })
+  @IsArray()
+  cors_allowed_origins: string[] = [];
+}
+
 /** The unified inference API (/v1): who may call it. */
 export class InferenceConfig {
   /** A virtual key is required on every inference request. */
@@ -182,6 +205,19 @@ export class InferenceConfig {
   @Min(60)
   @IsInt()
   async_job_result_ttl = 3600;
+
+  /**
+   * Caller request headers passed on to the upstream provider: lower-case names (`x-tenant-id`), or prefixes ending
+   * in `*` (`x-trace-*`). Credentials, hop-by-hop and gateway control headers are never forwarded (docs/config.md).
+   */
+  @ArrayMaxSize(100)
+  @Matches(FORWARD_HEADER_PATTERN, {
+    each: true,
+    message: 'each must be a lower-case header name, or a prefix ending in * (such as x-tenant-*)',
+  })
+  @IsString({ each: true })
+  @IsArray()
+  forward_headers: string[] = [];
 }
 
 /** How async inference jobs (`/v1/async/*`, docs/async.md) run on the worker processes. */
@@ -346,6 +382,10 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => InferenceConfig)
   inference: InferenceConfig = new InferenceConfig();
+
+  @ValidateNested()
+  @Type(() => HttpConfig)
+  http: HttpConfig = new HttpConfig();
 
   @ValidateNested()
   @Type(() => AsyncJobsConfig)
