@@ -8,7 +8,7 @@ import { expectGatewayError } from '../helpers/gateway-error.js';
 import type { HttpClient } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE, TEST_REDIS_URL } from '../helpers/test-env.js';
-import { SETUP_TOKEN, seen, startInferenceStack, type InferenceStack } from '../inference/inference-kit.js';
+import { SETUP_TOKEN, created, seen, startInferenceStack, type InferenceStack } from '../inference/inference-kit.js';
 
 const CONFIG = '/api/config';
 const ORIGIN = 'https://dashboard.example.com';
@@ -150,6 +150,15 @@ describe(`runtime config (${RUN_MODE})`, () => {
     const answer = await s.inference.post('/v1/chat/completions', chat(), { headers: { origin: ORIGIN } });
     expect(answer.status, answer.text).toBe(200);
     expect(answer.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    // A streamed answer writes its head past Fastify's hooks: the CORS headers still go with it.
+    const streamed = await s.inference.post(
+      '/v1/chat/completions',
+      { ...chat(), stream: true },
+      { headers: { origin: ORIGIN } },
+    );
+    expect(streamed.status, streamed.text).toBe(200);
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    expect(streamed.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     const management = await s.admin.get(CONFIG, { headers: { origin: ORIGIN } });
     expect(management.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     const other = await s.admin.get(CONFIG, { headers: { origin: 'https://evil.example.com' } });
@@ -175,6 +184,49 @@ describe(`runtime config (${RUN_MODE})`, () => {
     // The provider's key, not the caller's virtual key.
     expect(received.authorization).toMatch(/^Bearer sk-oa-/);
     await put(s.admin, { inference: { forward_headers: null } });
+  });
+
+  it('inference.network_defaults: providers without their own values retry and time out by them, at once', async () => {
+    await created(s.admin.post('/api/providers', { provider: 'groq', base_url: `${s.sim.url}/openai/v1` }));
+    await created(s.admin.post('/api/providers/groq/keys', { name: 'gq-1', value: 'gsk-1' }));
+    const groqCalls = () => seen(s.sim, { family: 'openai' }).filter((r) => r.headers.authorization === 'Bearer gsk-1');
+    const failTwice = () =>
+      s.sim.scenario({
+        match: { family: 'openai' },
+        responses: [{ fault: 'error', status: 503 }, { fault: 'error', status: 503 }, { ok: true }],
+      });
+    expect((await s.admin.get('/api/providers/groq')).body.network_config).toEqual({
+      default_request_timeout: '30s',
+      max_retries: 0,
+      retry_backoff_initial: '500ms',
+      retry_backoff_max: '5s',
+    });
+    failTwice();
+    expect((await s.inference.post('/v1/chat/completions', chat('groq/llama-3.1-8b'))).status).toBe(503);
+    expect(groqCalls()).toHaveLength(1);
+
+    const body = await put(s.admin, {
+      inference: { network_defaults: { max_retries: 2, retry_backoff_initial: '10ms', retry_backoff_max: '50ms' } },
+    });
+    expect(body.config.inference.network_defaults).toMatchObject({ max_retries: 2, retry_backoff_initial: '10ms' });
+    expect(body.sources['inference.network_defaults.max_retries']).toBe('api');
+    expect((await s.admin.get('/api/providers/groq')).body.network_config).toMatchObject({ max_retries: 2 });
+    // openai sets its own network_config: the defaults do not touch it.
+    expect((await s.admin.get('/api/providers/openai')).body.network_config.retry_backoff_initial).toBe('20ms');
+    s.sim.reset();
+    failTwice();
+    const retried = await s.inference.post('/v1/chat/completions', chat('groq/llama-3.1-8b'));
+    expect(retried.status, retried.text).toBe(200);
+    expect(groqCalls()).toHaveLength(3);
+
+    const bad = await s.admin.put(CONFIG, { inference: { network_defaults: { retry_backoff_initial: '1s' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toBe('inference.network_defaults.retry_backoff_initial');
+    await put(s.admin, {
+      inference: { network_defaults: { max_retries: null, retry_backoff_initial: null, retry_backoff_max: null } },
+    });
+    expect((await s.admin.get('/api/providers/groq')).body.network_config.max_retries).toBe(0);
+    s.sim.reset();
   });
 
   it('logs.enabled: off stops request log rows from the next request', async () => {

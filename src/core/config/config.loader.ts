@@ -5,6 +5,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { parse as parseYaml } from 'yaml';
 import { decodeEncryptionKey } from '../secrets/encryption-key.js';
+import { parseDuration } from './duration.js';
 import { forwardHeaderRefusal } from './forward-headers.js';
 import { GatewayConfig } from './gateway-config.js';
 
@@ -227,6 +228,27 @@ export function loadConfig(sources: ConfigSources = {}): GatewayConfig {
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/** Bounds the decorators cannot express, as a provider's own `network_config` has them (docs/inference.md). */
+function networkDefaultsProblems(config: GatewayConfig): ConfigProblem[] {
+  const n = config.inference.network_defaults;
+  const key = (name: string) => `inference.network_defaults.${name}`;
+  const timeout = parseDuration(n.default_request_timeout) ?? 0;
+  if (timeout > 3_600_000) return [{ key: key('default_request_timeout'), message: 'must be at most 1h' }];
+  const initial = parseDuration(n.retry_backoff_initial) ?? 0;
+  const max = parseDuration(n.retry_backoff_max) ?? 0;
+  if (initial > 300_000) return [{ key: key('retry_backoff_initial'), message: 'must be at most 5m' }];
+  if (max > 300_000) return [{ key: key('retry_backoff_max'), message: 'must be at most 5m' }];
+  if (initial > max) {
+    return [
+      {
+        key: key('retry_backoff_initial'),
+        message: `must not be longer than retry_backoff_max (${n.retry_backoff_max})`,
+      },
+    ];
+  }
+  return [];
+}
+
 /** Checks that span keys or need more than a decorator; same one-line-per-problem form. */
 function crossFieldProblems(config: GatewayConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
@@ -242,6 +264,7 @@ function crossFieldProblems(config: GatewayConfig): ConfigProblem[] {
     if (!HEADER_NAME.test(name)) problem('otel.headers', `${JSON.stringify(name)} is not a header name`);
     else if (typeof value !== 'string' || value === '') problem(`otel.headers.${name}`, 'must be a non-empty string');
   }
+  problems.push(...networkDefaultsProblems(config));
   for (const entry of config.inference.forward_headers) {
     const refused = forwardHeaderRefusal(entry);
     if (refused) problem('inference.forward_headers', `${JSON.stringify(entry)} ${refused}`);

@@ -160,6 +160,30 @@ export class AccessProfilesConfig {
   propagation_wait = '30s';
 }
 
+/**
+ * Retries and timeouts of a provider that its own `network_config` does not set (docs/inference.md). Read when the
+ * provider snapshot is built, which a change of these rebuilds: they change at run time (PUT /api/config).
+ */
+export class NetworkDefaultsConfig {
+  /** One upstream attempt gives up after this long (at most 1h). */
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 30s' })
+  default_request_timeout = '30s';
+
+  /** Retries after a retryable failure (429, 5xx, network), beyond the first attempt. */
+  @Max(10)
+  @Min(0)
+  @IsInt()
+  max_retries = 0;
+
+  /** First retry backoff, doubled on each retry up to `retry_backoff_max` (at most 5m). */
+  @Matches(DURATION_PATTERN, { message: 'must be a duration such as 500ms or 1s' })
+  retry_backoff_initial = '500ms';
+
+  /** Longest retry backoff, also the longest provider retry hint waited for (at most 5m). */
+  @Matches(DURATION_PATTERN, { message: 'must be a duration such as 5s or 1m' })
+  retry_backoff_max = '5s';
+}
+
 /** A lower-case header name (RFC 9110 token characters), optionally a prefix ending in `*`. */
 export const FORWARD_HEADER_PATTERN = /^[a-z0-9!#$%&'+.^_`|~-]+\*?$/;
 /** `https://host[:port]` (no path), or `*` for any origin. */
@@ -218,6 +242,10 @@ export class InferenceConfig {
   @IsString({ each: true })
   @IsArray()
   forward_headers: string[] = [];
+
+  @ValidateNested()
+  @Type(() => NetworkDefaultsConfig)
+  network_defaults: NetworkDefaultsConfig = new NetworkDefaultsConfig();
 }
 
 /** How async inference jobs (`/v1/async/*`, docs/async.md) run on the worker processes. */

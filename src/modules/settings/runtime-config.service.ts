@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { isConfigKeyGiven, validateConfigPlain, type ConfigProblem } from '../../core/config/config.loader.js';
+import { ConfigChanges } from '../../core/config/config-changes.js';
 import { GatewayConfig } from '../../core/config/gateway-config.js';
 import { GatewayException } from '../../core/errors/gateway.exception.js';
 import { LOGGER } from '../../core/logging/logging.module.js';
@@ -43,6 +44,7 @@ export class RuntimeConfigService implements OnModuleInit, OnModuleDestroy {
     private readonly config: GatewayConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bus: InvalidationBus,
+    private readonly changes: ConfigChanges,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     for (const key of RUNTIME_KEYS) this.base.set(key, copyValue(getPath(config, key)));
@@ -138,9 +140,19 @@ export class RuntimeConfigService implements OnModuleInit, OnModuleDestroy {
       this.logger.warn({ problems: result.problems }, 'runtime settings not applied');
       return;
     }
-    for (const key of RUNTIME_KEYS) setPath(this.config, key, copyValue(getPath(result.config, key)));
+    const changed = RUNTIME_KEYS.filter((k) => !sameValue(getPath(this.config, k), getPath(result.config, k)));
+    for (const key of changed) setPath(this.config, key, copyValue(getPath(result.config, key)));
     this.applied = stored;
+    if (changed.length > 0) {
+      this.logger.info({ keys: changed }, 'runtime settings applied');
+      const { failed } = this.changes.emit(changed);
+      if (failed > 0) this.logger.warn({ keys: changed, failed }, 'a runtime settings listener failed');
+    }
   }
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
 function toSettings(rows: RuntimeSettingEntity[]): Map<RuntimeKey, unknown> {

@@ -12,6 +12,10 @@ export const RUNTIME_KEYS = [
   'inference.routing_chain_max_depth',
   'inference.async_job_result_ttl',
   'inference.forward_headers',
+  'inference.network_defaults.default_request_timeout',
+  'inference.network_defaults.max_retries',
+  'inference.network_defaults.retry_backoff_initial',
+  'inference.network_defaults.retry_backoff_max',
   'logs.enabled',
   'logs.capture_content',
   'logs.max_content_bytes',
@@ -80,8 +84,15 @@ export function copyValue<T>(value: T): T {
   return Array.isArray(value) ? ([...value] as T) : value;
 }
 
-/** Config sections (top-level keys) that hold at least one runtime key. */
-const SECTIONS: ReadonlySet<string> = new Set(RUNTIME_KEYS.map((k) => k.split('.')[0]!));
+/** Objects (dotted) that hold at least one runtime key: `inference`, `inference.network_defaults`, ... */
+const SECTIONS: ReadonlySet<string> = new Set(
+  RUNTIME_KEYS.flatMap((k) =>
+    k
+      .split('.')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('.')),
+  ),
+);
 const CONFIG_KEYS: ReadonlySet<string> = new Set(Object.keys(new GatewayConfig()));
 
 /**
@@ -104,7 +115,7 @@ export function changesOf(body: unknown): Map<RuntimeKey, unknown> {
           `${key} is a process setting: read-only here (file, environment or flag, then a restart)`,
         );
       }
-      if (!prefix && SECTIONS.has(key)) {
+      if (SECTIONS.has(key)) {
         if (!isPlainObject(value))
           throw GatewayException.validation(key, `${key} must be an object of runtime settings`);
         walk(value, key);

@@ -1,7 +1,25 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema, OmitType, PartialType } from '@nestjs/swagger';
 import { REDIS_FAILURE_MODES, EDITIONS, ROLES } from '../../../core/config/gateway-config.js';
 
 const DURATION = 'a duration greater than zero such as 30d';
+
+@ApiSchema({
+  name: 'RuntimeNetworkDefaults',
+  description: 'Retries and timeouts of every provider whose own network_config does not set them (docs/inference.md).',
+})
+export class RuntimeNetworkDefaultsDto {
+  @ApiProperty({ example: '30s', description: 'One upstream attempt gives up after this long (1ms to 1h).' })
+  default_request_timeout: string;
+
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 10, description: 'Retries after a retryable failure.' })
+  max_retries: number;
+
+  @ApiProperty({ example: '500ms', description: 'First retry backoff, doubled per retry (at most 5m).' })
+  retry_backoff_initial: string;
+
+  @ApiProperty({ example: '5s', description: 'Longest retry backoff (at most 5m; not below retry_backoff_initial).' })
+  retry_backoff_max: string;
+}
 
 @ApiSchema({ name: 'RuntimeInferenceSettings' })
 export class RuntimeInferenceSettingsDto {
@@ -30,6 +48,9 @@ export class RuntimeInferenceSettingsDto {
       'Caller request headers forwarded to the upstream provider: lower-case names, or prefixes ending in `*`. Credentials, hop-by-hop and `x-gateway-*` headers are never forwarded.',
   })
   forward_headers: string[];
+
+  @ApiProperty({ type: RuntimeNetworkDefaultsDto })
+  network_defaults: RuntimeNetworkDefaultsDto;
 }
 
 @ApiSchema({ name: 'RuntimeLogsSettings' })
@@ -141,8 +162,14 @@ export class RuntimeConfigDto {
   process: ProcessSettingsDto;
 }
 
+@ApiSchema({ name: 'RuntimeNetworkDefaultsUpdate' })
+class RuntimeNetworkDefaultsUpdateDto extends PartialType(RuntimeNetworkDefaultsDto) {}
 @ApiSchema({ name: 'RuntimeInferenceSettingsUpdate' })
-class RuntimeInferenceSettingsUpdateDto extends PartialType(RuntimeInferenceSettingsDto) {}
+class RuntimeInferenceSettingsUpdateDto extends PartialType(
+  OmitType(RuntimeInferenceSettingsDto, ['network_defaults']),
+) {
+  @ApiPropertyOptional({ type: RuntimeNetworkDefaultsUpdateDto }) network_defaults?: RuntimeNetworkDefaultsUpdateDto;
+}
 @ApiSchema({ name: 'RuntimeLogsSettingsUpdate' })
 class RuntimeLogsSettingsUpdateDto extends PartialType(RuntimeLogsSettingsDto) {}
 @ApiSchema({ name: 'RuntimeGovernanceSettingsUpdate' })
