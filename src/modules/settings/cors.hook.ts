@@ -17,13 +17,14 @@ const PREFLIGHT_MAX_AGE = '600';
  * hijacked replies (SSE) too, which copy the reply's headers.
  */
 export function registerCorsHook(fastify: FastifyInstance, config: GatewayConfig): void {
-  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  // A callback hook, not an async one: every request passes here, and an empty list must cost one length check.
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const allowed = config.http.cors_allowed_origins;
-    if (allowed.length === 0) return;
+    if (allowed.length === 0) return done();
     const origin = request.headers.origin;
-    if (typeof origin !== 'string' || !CORS_PATH.test(request.url)) return;
+    if (typeof origin !== 'string' || !CORS_PATH.test(request.url)) return done();
     const exact = allowed.some((a) => a.toLowerCase() === origin.toLowerCase());
-    if (!exact && !allowed.includes('*')) return;
+    if (!exact && !allowed.includes('*')) return done();
     void reply.header('vary', 'Origin');
     void reply.header('access-control-allow-origin', exact ? origin : '*');
     if (exact) void reply.header('access-control-allow-credentials', 'true');
@@ -32,8 +33,11 @@ export function registerCorsHook(fastify: FastifyInstance, config: GatewayConfig
       const asked = request.headers['access-control-request-headers'];
       if (typeof asked === 'string' && asked !== '') void reply.header('access-control-allow-headers', asked);
       void reply.header('access-control-max-age', PREFLIGHT_MAX_AGE);
-      return reply.code(204).send();
+      // Answered here: the chain stops (no done()), so no route, guard or handler runs.
+      void reply.code(204).send();
+      return;
     }
     void reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+    done();
   });
 }
