@@ -1,4 +1,5 @@
 // Every migration, in order. New files are added here by `npm run migration:generate`.
+import { RuntimeSettings1795700000011 } from './1795700000011-RuntimeSettings.js';
 import { AsyncJobs1795700000008 } from './1795700000008-AsyncJobs.js';
 import { Webhooks1795700000009 } from './1795700000009-Webhooks.js';
 import { McpClientStatus1795700000010 } from './1795700000010-McpClientStatus.js';
@@ -46,4 +47,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   AsyncJobs1795700000008,
   Webhooks1795700000009,
   McpClientStatus1795700000010,
+  RuntimeSettings1795700000011,
 ];

@@ -305,6 +305,17 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
     expect(actual).toEqual(expected);
   });
 
+  it('runtime config routes carry their permissions, so the checks above cover them (issue 17)', () => {
+    const expected: Record<string, string> = {
+      'GET /api/config': 'Settings:View',
+      'PUT /api/config': 'Settings:Update',
+    };
+    const actual = Object.fromEntries(
+      Object.keys(expected).map((k) => [k, permissionOf(routes.find((r) => key(r) === k)?.access)]),
+    );
+    expect(actual).toEqual(expected);
+  });
+
   it('circuit breaker routes carry their permissions, so the checks above cover them', () => {
     const expected: Record<string, string> = {
       'GET /api/circuit-breaker/policies': 'CircuitBreaker:View',

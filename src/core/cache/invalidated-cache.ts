@@ -102,6 +102,14 @@ export class InvalidatedCache<V> {
     return this.bus.publish(this.options.topic, key);
   }
 
+  /**
+   * Drops everything here only: for a change every replica learns on its own (a runtime setting each one applies after
+   * its reload), where a message would be one per replica.
+   */
+  forgetLocally(): void {
+    this.drop(undefined);
+  }
+
   /** Stops listening to the bus (a cache made for a shorter life than the app's). */
   close(): void {
     this.unsubscribe();

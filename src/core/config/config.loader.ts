@@ -5,6 +5,8 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { parse as parseYaml } from 'yaml';
 import { decodeEncryptionKey } from '../secrets/encryption-key.js';
+import { parseDuration } from './duration.js';
+import { forwardHeaderRefusal } from './forward-headers.js';
 import { GatewayConfig } from './gateway-config.js';
 
 type Plain = Record<string, unknown>;
@@ -132,16 +134,51 @@ function readConfigFile(path: string): Plain {
   }
 }
 
-function flatten(errors: ValidationError[], prefix = ''): string[] {
-  const out: string[] = [];
+/** One problem of a config value: its dotted key (`inference.require_virtual_key`) and what is wrong. */
+export interface ConfigProblem {
+  key: string;
+  message: string;
+}
+
+function flatten(errors: ValidationError[], prefix = ''): ConfigProblem[] {
+  const out: ConfigProblem[] = [];
   for (const e of errors) {
     const key = prefix ? `${prefix}.${e.property}` : e.property;
     for (const message of Object.values(e.constraints ?? {})) {
-      out.push(`${key}: ${message.replace(/^\S+ /, '')}`);
+      out.push({ key, message: message.replace(/^\S+ /, '') });
     }
     if (e.children?.length) out.push(...flatten(e.children, key));
   }
   return out;
+}
+
+/** The dotted keys of every leaf of a plain config object (arrays are leaves). */
+function leafKeys(plain: Plain, prefix = ''): string[] {
+  return Object.entries(plain).flatMap(([k, v]) => {
+    const key = prefix ? `${prefix}.${k}` : k;
+    return v && typeof v === 'object' && !Array.isArray(v) ? leafKeys(v as Plain, key) : [key];
+  });
+}
+
+/** Keys each loaded config was given by the file, the environment, flags or overrides (the rest are defaults). */
+const givenKeys = new WeakMap<GatewayConfig, ReadonlySet<string>>();
+
+/** Whether `key` (dotted) came from the file, the environment or a flag, rather than the built-in default. */
+export function isConfigKeyGiven(config: GatewayConfig, key: string): boolean {
+  return givenKeys.get(config)?.has(key) ?? false;
+}
+
+/**
+ * Validates a merged plain config (defaults fill what it lacks) with the same rules as start-up: the field decorators
+ * of GatewayConfig, then the cross-field checks. The runtime settings (PUT /api/config) are checked here too.
+ */
+export function validateConfigPlain(merged: Plain): { config: GatewayConfig; problems: ConfigProblem[] } {
+  const config = plainToInstance(GatewayConfig, merged, { exposeDefaultValues: true });
+  const problems = flatten(
+    validateSync(config, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true }),
+  );
+  if (!problems.length) problems.push(...crossFieldProblems(config));
+  return { config, problems };
 }
 
 /** Merges defaults, the config file, the environment and flags, then validates. Throws ConfigError on any problem. */
@@ -181,39 +218,63 @@ export function loadConfig(sources: ConfigSources = {}): GatewayConfig {
   const merged = deepMerge(deepMerge(deepMerge(fromFile, fromEnv), fromFlags), overrides);
   if (configPath) merged.config_path = resolve(configPath);
 
-  const config = plainToInstance(GatewayConfig, merged, { exposeDefaultValues: true });
-  problems.push(
-    ...flatten(validateSync(config, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true })),
-  );
-  if (!problems.length) problems.push(...crossFieldProblems(config));
+  const validated = validateConfigPlain(merged);
+  problems.push(...validated.problems.map((p) => `${p.key}: ${p.message}`));
   if (problems.length) throw new ConfigError(problems);
-  return config;
+  givenKeys.set(validated.config, new Set(leafKeys(merged)));
+  return validated.config;
 }
 
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/** Bounds the decorators cannot express, as a provider's own `network_config` has them (docs/inference.md). */
+function networkDefaultsProblems(config: GatewayConfig): ConfigProblem[] {
+  const n = config.inference.network_defaults;
+  const key = (name: string) => `inference.network_defaults.${name}`;
+  const timeout = parseDuration(n.default_request_timeout) ?? 0;
+  if (timeout > 3_600_000) return [{ key: key('default_request_timeout'), message: 'must be at most 1h' }];
+  const initial = parseDuration(n.retry_backoff_initial) ?? 0;
+  const max = parseDuration(n.retry_backoff_max) ?? 0;
+  if (initial > 300_000) return [{ key: key('retry_backoff_initial'), message: 'must be at most 5m' }];
+  if (max > 300_000) return [{ key: key('retry_backoff_max'), message: 'must be at most 5m' }];
+  if (initial > max) {
+    return [
+      {
+        key: key('retry_backoff_initial'),
+        message: `must not be longer than retry_backoff_max (${n.retry_backoff_max})`,
+      },
+    ];
+  }
+  return [];
+}
+
 /** Checks that span keys or need more than a decorator; same one-line-per-problem form. */
-function crossFieldProblems(config: GatewayConfig): string[] {
-  const problems: string[] = [];
+function crossFieldProblems(config: GatewayConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const problem = (key: string, message: string) => problems.push({ key, message });
   if (config.encryption_key) {
     try {
       decodeEncryptionKey(config.encryption_key, 'encryption_key');
     } catch {
-      problems.push('encryption_key: must be 32 bytes encoded as base64 (44 characters) or hex (64 characters)');
+      problem('encryption_key', 'must be 32 bytes encoded as base64 (44 characters) or hex (64 characters)');
     }
   }
   for (const [name, value] of Object.entries(config.otel.headers ?? {})) {
-    if (!HEADER_NAME.test(name)) problems.push(`otel.headers: ${JSON.stringify(name)} is not a header name`);
-    else if (typeof value !== 'string' || value === '')
-      problems.push(`otel.headers.${name}: must be a non-empty string`);
+    if (!HEADER_NAME.test(name)) problem('otel.headers', `${JSON.stringify(name)} is not a header name`);
+    else if (typeof value !== 'string' || value === '') problem(`otel.headers.${name}`, 'must be a non-empty string');
+  }
+  problems.push(...networkDefaultsProblems(config));
+  for (const entry of config.inference.forward_headers) {
+    const refused = forwardHeaderRefusal(entry);
+    if (refused) problem('inference.forward_headers', `${JSON.stringify(entry)} ${refused}`);
   }
   // Enabling dashboard auth without credentials used to start with auth silently off (isDashboardAuthActive).
   const auth = config.auth_config;
   if (auth.is_enabled) {
     for (const key of ['admin_username', 'admin_password'] as const) {
       const env = ENV_OVERRIDES.find((o) => o.key === `auth_config.${key}`)?.env;
-      if (!auth[key]) problems.push(`auth_config.${key}: is required when auth_config.is_enabled is true (or ${env})`);
+      if (!auth[key]) problem(`auth_config.${key}`, `is required when auth_config.is_enabled is true (or ${env})`);
     }
   }
   return problems;

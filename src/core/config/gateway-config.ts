@@ -1,5 +1,7 @@
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
@@ -158,6 +160,51 @@ export class AccessProfilesConfig {
   propagation_wait = '30s';
 }
 
+/**
+ * Retries and timeouts of a provider that its own `network_config` does not set (docs/inference.md). Read when the
+ * provider snapshot is built, which a change of these rebuilds: they change at run time (PUT /api/config).
+ */
+export class NetworkDefaultsConfig {
+  /** One upstream attempt gives up after this long (at most 1h). */
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 30s' })
+  default_request_timeout = '30s';
+
+  /** Retries after a retryable failure (429, 5xx, network), beyond the first attempt. */
+  @Max(10)
+  @Min(0)
+  @IsInt()
+  max_retries = 0;
+
+  /** First retry backoff, doubled on each retry up to `retry_backoff_max` (at most 5m). */
+  @Matches(DURATION_PATTERN, { message: 'must be a duration such as 500ms or 1s' })
+  retry_backoff_initial = '500ms';
+
+  /** Longest retry backoff, also the longest provider retry hint waited for (at most 5m). */
+  @Matches(DURATION_PATTERN, { message: 'must be a duration such as 5s or 1m' })
+  retry_backoff_max = '5s';
+}
+
+/** A lower-case header name (RFC 9110 token characters), optionally a prefix ending in `*`. */
+export const FORWARD_HEADER_PATTERN = /^[a-z0-9!#$%&'+.^_`|~-]+\*?$/;
+/** `https://host[:port]` (no path), or `*` for any origin. */
+export const CORS_ORIGIN_PATTERN = /^(\*|https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?)$/;
+
+/** HTTP settings of the gateway's own listener that may change at run time. */
+export class HttpConfig {
+  /**
+   * Browser origins allowed to call `/api/*` and `/v1/*` (CORS, preflight included): `https://app.example.com`, or `*`
+   * for any origin (then without credentials). Empty: no CORS headers at all.
+   */
+  @ArrayMaxSize(100)
+  @Matches(CORS_ORIGIN_PATTERN, {
+    each: true,
+    message: 'each must be an origin such as https://app.example.com (scheme, host, optional port; no path) or *',
+  })
+  @IsString({ each: true })
+  @IsArray()
+  cors_allowed_origins: string[] = [];
+}
+
 /** The unified inference API (/v1): who may call it. */
 export class InferenceConfig {
   /** A virtual key is required on every inference request. */
@@ -182,6 +229,23 @@ export class InferenceConfig {
   @Min(60)
   @IsInt()
   async_job_result_ttl = 3600;
+
+  /**
+   * Caller request headers passed on to the upstream provider: lower-case names (`x-tenant-id`), or prefixes ending
+   * in `*` (`x-trace-*`). Credentials, hop-by-hop and gateway control headers are never forwarded (docs/config.md).
+   */
+  @ArrayMaxSize(100)
+  @Matches(FORWARD_HEADER_PATTERN, {
+    each: true,
+    message: 'each must be a lower-case header name, or a prefix ending in * (such as x-tenant-*)',
+  })
+  @IsString({ each: true })
+  @IsArray()
+  forward_headers: string[] = [];
+
+  @ValidateNested()
+  @Type(() => NetworkDefaultsConfig)
+  network_defaults: NetworkDefaultsConfig = new NetworkDefaultsConfig();
 }
 
 /** How async inference jobs (`/v1/async/*`, docs/async.md) run on the worker processes. */
@@ -346,6 +410,10 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => InferenceConfig)
   inference: InferenceConfig = new InferenceConfig();
+
+  @ValidateNested()
+  @Type(() => HttpConfig)
+  http: HttpConfig = new HttpConfig();
 
   @ValidateNested()
   @Type(() => AsyncJobsConfig)

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayException } from '../errors/gateway.exception.js';
@@ -62,7 +62,10 @@ export interface SseRelayResult {
   error?: unknown;
 }
 
-/** Writes the SSE response head ourselves: after `hijack()` Fastify's hooks (request id, CORS) no longer run. */
+/**
+ * Writes the SSE response head ourselves: after `hijack()` Fastify's hooks no longer run, so the headers the reply
+ * already holds (CORS set by its onRequest hook, as `sendRawJson` does) go out with ours.
+ */
 export function startSse(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -72,6 +75,7 @@ export function startSse(
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',

@@ -17,13 +17,18 @@ export interface ExpiringTable {
   table: string;
   /** A timestamptz column; NULL never expires. It should be indexed: the purge selects by range on it. */
   column: string;
-  /** Keep rows this long after `column` (milliseconds, > 0). */
-  retentionMs?: number;
+  /**
+   * Keep rows this long after `column` (milliseconds, > 0). A function is asked at each purge, for a retention that
+   * changes at run time (`logs.retention` through PUT /api/config).
+   */
+  retentionMs?: number | (() => number | undefined);
 }
 
 export interface PurgeResult {
   deleted: Record<string, number>;
 }
+
+const validRetention = (ms: number) => Number.isSafeInteger(ms) && ms > 0;
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 /** Rows deleted per statement: short statements keep locks and WAL bursts small on big tables. */
@@ -40,7 +45,7 @@ export class ExpiredRowsRegistry {
         throw new Error(`expiring table ${key} ${JSON.stringify(entry[key])} must match ${String(IDENTIFIER)}`);
       }
     }
-    if (entry.retentionMs !== undefined && !(Number.isSafeInteger(entry.retentionMs) && entry.retentionMs > 0)) {
+    if (typeof entry.retentionMs === 'number' && !validRetention(entry.retentionMs)) {
       throw new Error(`expiring table ${entry.name}: retentionMs must be a positive integer`);
     }
     const existing = this.tables.get(entry.name);
@@ -95,9 +100,10 @@ export class ExpiredRowsService {
     // Identifiers were validated at registration; quoting keeps them literal.
     const table = `"${entry.table}"`;
     const column = `"${entry.column}"`;
-    const cutoff =
-      entry.retentionMs === undefined ? 'now()' : `now() - $1::double precision * interval '1 millisecond'`;
-    const params = entry.retentionMs === undefined ? [] : [entry.retentionMs];
+    const retentionMs = typeof entry.retentionMs === 'function' ? entry.retentionMs() : entry.retentionMs;
+    if (retentionMs !== undefined && !validRetention(retentionMs)) throw new Error(`bad retention ${retentionMs}`);
+    const cutoff = retentionMs === undefined ? 'now()' : `now() - $1::double precision * interval '1 millisecond'`;
+    const params = retentionMs === undefined ? [] : [retentionMs];
     const sql =
       `WITH gone AS (DELETE FROM ${table} WHERE ctid IN ` +
       `(SELECT ctid FROM ${table} WHERE ${column} < ${cutoff} LIMIT ${PURGE_BATCH_SIZE}) RETURNING 1) ` +

@@ -4,6 +4,13 @@ import { actorOf } from '../../core/auth/principal.js';
 import type { RouteAccessRegistry } from '../../core/auth/route-access.registry.js';
 import type { AuditService } from './audit.service.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What a handler adds to its audit row (the keys a config change set); never a secret or a body. */
+    auditMetadata?: Record<string, unknown>;
+  }
+}
+
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Management routes: `/api/*`, `/metrics`, `/ws`. */
@@ -41,6 +48,7 @@ export function registerAuditHook(fastify: FastifyInstance, audit: AuditService,
         target_id: firstParam(request),
         status_code: reply.statusCode,
         client_address: request.ip ?? null,
+        metadata: request.auditMetadata ?? null,
       });
     }
     done();

@@ -42,7 +42,8 @@ export class AuditLogDto {
     type: 'object',
     additionalProperties: true,
     nullable: true,
-    description: 'Set by background jobs acting for a caller (an access profile propagation: its counts); else null',
+    description:
+      'What the write adds: the keys a PUT /api/config asked to change (`changed_keys`, never their values), or a background job acting for a caller (an access profile propagation: its counts); else null',
   })
   metadata: Record<string, unknown> | null;
 

@@ -145,7 +145,6 @@ export class GovernedCall {
 @Injectable()
 export class GovernanceEnforcer {
   private readonly timeoutMs: number;
-  private readonly failOpen: boolean;
   /** Counts requests while Redis is down in the `open` failure mode. */
   private local: MemoryCounterStore | undefined;
 
@@ -153,11 +152,15 @@ export class GovernanceEnforcer {
     private readonly policies: GovernancePolicies,
     private readonly counters: CounterStore,
     private readonly clock: Clock,
-    config: GatewayConfig,
+    private readonly config: GatewayConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.timeoutMs = parseDuration(config.governance.counter_timeout) ?? 500;
-    this.failOpen = config.governance.redis_failure_mode === 'open';
+  }
+
+  /** `governance.redis_failure_mode` changes at run time (PUT /api/config): read at each failure, never copied. */
+  private get failOpen(): boolean {
+    return this.config.governance.redis_failure_mode === 'open';
   }
 
   /** The request's governance, or undefined when no policy covers the key (no work on the request path then). */

@@ -5,7 +5,7 @@ import type { KeyAlias } from './provider-snapshot.js';
 /** Where a provider or key was declared: through the API (stored rows) or in the config file (read-only). */
 export type CatalogSource = 'api' | 'config';
 
-/** `network_config` as written (durations as strings such as `30s`), every field filled with its default. */
+/** `network_config` in full (durations as strings such as `30s`): a provider's own fields over the defaults. */
 export interface StoredNetworkConfig {
   default_request_timeout: string;
   max_retries: number;
@@ -37,7 +37,11 @@ export interface ProviderRecord {
   provider: ProviderId;
   base_url: string | null;
   extra_headers: Record<string, StoredSecret>;
-  network_config: StoredNetworkConfig;
+  /**
+   * The fields set for this provider; the others follow `inference.network_defaults` (a runtime setting). Rows written
+   * before the defaults became a setting hold every field.
+   */
+  network_config: Partial<StoredNetworkConfig>;
   source: CatalogSource;
   created_at: Date;
   updated_at: Date;

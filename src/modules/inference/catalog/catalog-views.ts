@@ -1,17 +1,23 @@
 import type { SecretValueView } from '../../../core/secrets/secret-value.js';
 import type { SecretsService } from '../../../core/secrets/secrets.service.js';
-import type { KeyRecord, ProviderRecord } from './catalog-records.js';
+import type { KeyRecord, ProviderRecord, StoredNetworkConfig } from './catalog-records.js';
 import type { BedrockKeyConfigViewDto } from './dto/key-configs.dto.js';
 import type { ProviderKeyViewDto } from './dto/provider-key.dto.js';
 import type { ProviderViewDto } from './dto/provider.dto.js';
+import { effectiveNetworkConfig } from './network-config.js';
 
-/** The response form of a provider: every header value redacted. */
-export function providerView(secrets: SecretsService, record: ProviderRecord, keyCount: number): ProviderViewDto {
+/** The response form of a provider: every header value redacted, `network_config` in effect (its own over defaults). */
+export function providerView(
+  secrets: SecretsService,
+  record: ProviderRecord,
+  keyCount: number,
+  networkDefaults: Readonly<StoredNetworkConfig>,
+): ProviderViewDto {
   return {
     provider: record.provider,
     ...(record.base_url ? { base_url: record.base_url } : {}),
     extra_headers: secrets.viewMap(record.extra_headers) ?? {},
-    network_config: { ...record.network_config },
+    network_config: effectiveNetworkConfig(record.network_config, networkDefaults),
     source: record.source,
     key_count: keyCount,
     created_at: record.created_at.toISOString(),

@@ -8,7 +8,7 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { PROVIDER_IDS, type ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { firstProblem } from '../../../core/errors/validation.js';
 import { IsOptionalNonNull } from '../../../core/validation/field.decorators.js';
-import type { KeyRecord, ProviderRecord } from './catalog-records.js';
+import type { KeyRecord, ProviderRecord, StoredNetworkConfig } from './catalog-records.js';
 import { CatalogSealer } from './catalog-sealer.js';
 import { CreateProviderKeyDto } from './dto/provider-key.dto.js';
 import { UpdateProviderDto } from './dto/provider.dto.js';
@@ -60,7 +60,12 @@ function configLine(param: string, message: string): string {
  * accepts exactly what the API does. Problems are collected as config lines (`providers.<id>.<path>: <problem>`)
  * and thrown together as one ConfigError: the process refuses to start (exit 2).
  */
-export function loadConfigProviders(raw: unknown, sealer: CatalogSealer, loadedAt: Date): ConfigProvider[] {
+export function loadConfigProviders(
+  raw: unknown,
+  sealer: CatalogSealer,
+  loadedAt: Date,
+  networkDefaults: Readonly<StoredNetworkConfig>,
+): ConfigProvider[] {
   if (raw === undefined || raw === null) return [];
   if (!isPlainObject(raw)) throw new ConfigError(['providers: must be an object mapping provider ids to settings']);
   const problems: string[] = [];
@@ -84,7 +89,7 @@ export function loadConfigProviders(raw: unknown, sealer: CatalogSealer, loadedA
       }
       continue;
     }
-    const sealed = sealEntry(id as ProviderId, dto, sealer, loadedAt, (param, reason) =>
+    const sealed = sealEntry(id as ProviderId, dto, sealer, loadedAt, networkDefaults, (param, reason) =>
       problems.push(`${prefix}${param}: ${reason}`),
     );
     if (sealed) out.push(sealed);
@@ -102,6 +107,7 @@ function sealEntry(
   entry: ConfigProviderEntry,
   sealer: CatalogSealer,
   loadedAt: Date,
+  networkDefaults: Readonly<StoredNetworkConfig>,
   report: (param: string, reason: string) => void,
 ): ConfigProvider | undefined {
   /** Runs one sealing step; a 400 becomes a reported problem under `path`. */
@@ -115,7 +121,7 @@ function sealEntry(
       return undefined;
     }
   };
-  const settings = attempt('', () => sealProviderInput(sealer, entry, null));
+  const settings = attempt('', () => sealProviderInput(sealer, entry, null, networkDefaults));
   const keys: KeyRecord[] = [];
   const names = new Set<string>();
   let failed = settings === undefined;
@@ -160,7 +166,12 @@ export class ConfigProviders implements OnModuleInit {
 
   /** Throws ConfigError on any problem: the app does not start. */
   onModuleInit(): void {
-    const loaded = loadConfigProviders(this.config.providers, this.sealer, new Date());
+    const loaded = loadConfigProviders(
+      this.config.providers,
+      this.sealer,
+      new Date(),
+      this.config.inference.network_defaults,
+    );
     this.byId = new Map(loaded.map((p) => [p.provider.provider, p]));
   }
 

@@ -2,7 +2,10 @@ import { parseDuration } from '../../../core/config/duration.js';
 import type { StoredNetworkConfig } from './catalog-records.js';
 import type { NetworkSettings } from './provider-snapshot.js';
 
-/** Defaults of `network_config` (decisions.md; bifrost.md §4). */
+/**
+ * The built-in defaults of `network_config` (decisions.md; bifrost.md §4): those of `inference.network_defaults`, which
+ * the config file or PUT /api/config may change.
+ */
 export const DEFAULT_NETWORK_CONFIG: Readonly<StoredNetworkConfig> = Object.freeze({
   default_request_timeout: '30s',
   max_retries: 0,
@@ -24,11 +27,11 @@ export interface FieldProblem {
   message: string;
 }
 
-/** The carried fields over `base` (the stored config on an update, the defaults on a create). */
+/** The carried fields over `base` (the provider's own fields on an update, none on a create). */
 export function mergeNetworkConfig(
-  base: StoredNetworkConfig,
+  base: NetworkConfigInput,
   input: NetworkConfigInput | undefined,
-): StoredNetworkConfig {
+): NetworkConfigInput {
   const out = { ...base };
   if (!input) return out;
   if (input.default_request_timeout !== undefined) out.default_request_timeout = input.default_request_timeout;
@@ -63,6 +66,27 @@ export function networkConfigProblem(config: StoredNetworkConfig, prefix = 'netw
     };
   }
   return undefined;
+}
+
+/**
+ * A provider's own fields over the current defaults. Each field was validated on its own; only the backoff ordering can
+ * break when the defaults change under a provider's own values, and then the initial backoff is cut to the longest.
+ */
+export function effectiveNetworkConfig(
+  own: NetworkConfigInput,
+  defaults: Readonly<StoredNetworkConfig>,
+): StoredNetworkConfig {
+  const merged = { ...defaults, ...own };
+  const initial = parseDuration(merged.retry_backoff_initial);
+  const max = parseDuration(merged.retry_backoff_max);
+  if (initial !== undefined && max !== undefined && initial > max)
+    merged.retry_backoff_initial = merged.retry_backoff_max;
+  return {
+    default_request_timeout: merged.default_request_timeout,
+    max_retries: merged.max_retries,
+    retry_backoff_initial: merged.retry_backoff_initial,
+    retry_backoff_max: merged.retry_backoff_max,
+  };
 }
 
 /** The request path's form, in milliseconds. Only called on validated configs. */

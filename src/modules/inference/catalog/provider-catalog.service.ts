@@ -2,6 +2,8 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import type { Logger } from 'pino';
 import { CacheFactory } from '../../../core/cache/cache.factory.js';
 import type { InvalidatedCache } from '../../../core/cache/invalidated-cache.js';
+import { ConfigChanges } from '../../../core/config/config-changes.js';
+import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { InvalidationBus } from '../../../core/redis/invalidation.bus.js';
@@ -10,8 +12,8 @@ import { SecretsService } from '../../../core/secrets/secrets.service.js';
 import type { KeyCredentials } from '../providers/provider-adapter.js';
 import type { KeyRecord, ProviderRecord } from './catalog-records.js';
 import { CatalogStore } from './catalog-store.js';
-import { toNetworkSettings } from './network-config.js';
-import type { ConfiguredKey, ConfiguredProvider, ProviderSnapshot } from './provider-snapshot.js';
+import { effectiveNetworkConfig, toNetworkSettings } from './network-config.js';
+import type { ConfiguredKey, ConfiguredProvider, NetworkSettings, ProviderSnapshot } from './provider-snapshot.js';
 
 /** Invalidation topic of every provider and key change (one message clears the snapshot on every replica). */
 export const PROVIDERS_TOPIC = 'inference.providers';
@@ -21,7 +23,10 @@ const SNAPSHOT_KEY = 'snapshot';
 class CatalogSnapshot implements ProviderSnapshot {
   private readonly byId: ReadonlyMap<ProviderId, ConfiguredProvider>;
 
-  constructor(private readonly providers: readonly ConfiguredProvider[]) {
+  constructor(
+    private readonly providers: readonly ConfiguredProvider[],
+    readonly defaultNetwork: NetworkSettings,
+  ) {
     this.byId = new Map(providers.map((p) => [p.id, p]));
   }
 
@@ -61,6 +66,8 @@ export class ProviderCatalog implements OnApplicationBootstrap {
     @Inject(LOGGER) private readonly logger: Logger,
     caches: CacheFactory,
     bus: InvalidationBus,
+    private readonly config: GatewayConfig,
+    changes: ConfigChanges,
   ) {
     this.cache = caches.create<ProviderSnapshot>({
       topic: PROVIDERS_TOPIC,
@@ -72,6 +79,14 @@ export class ProviderCatalog implements OnApplicationBootstrap {
     bus.subscribe(PROVIDERS_TOPIC, () => {
       this.changes++;
       this.previous = undefined;
+    });
+    // The snapshot holds each provider's network settings over `inference.network_defaults`: a change of those (applied
+    // on every replica by its own reload) rebuilds it here, like a provider change.
+    changes.subscribe((keys) => {
+      if (!keys.some((k) => k.startsWith('inference.network_defaults.'))) return;
+      this.changes++;
+      this.previous = undefined;
+      this.cache.forgetLocally();
     });
   }
 
@@ -108,7 +123,8 @@ export class ProviderCatalog implements OnApplicationBootstrap {
     const byProvider = new Map<ProviderId, KeyRecord[]>();
     for (const key of keys) byProvider.set(key.provider, [...(byProvider.get(key.provider) ?? []), key]);
     const configured = await Promise.all(providers.map((p) => this.configure(p, byProvider.get(p.provider) ?? [])));
-    const snapshot = new CatalogSnapshot(Object.freeze(configured));
+    const defaults = Object.freeze(toNetworkSettings(this.config.inference.network_defaults));
+    const snapshot = new CatalogSnapshot(Object.freeze(configured), defaults);
     if (changes === this.changes) this.previous = snapshot;
     return snapshot;
   }
@@ -126,7 +142,9 @@ export class ProviderCatalog implements OnApplicationBootstrap {
       id: record.provider,
       ...(record.base_url ? { base_url: record.base_url } : {}),
       extra_headers: Object.freeze(headers),
-      network: Object.freeze(toNetworkSettings(record.network_config)),
+      network: Object.freeze(
+        toNetworkSettings(effectiveNetworkConfig(record.network_config, this.config.inference.network_defaults)),
+      ),
       source: record.source,
       keys: Object.freeze(configuredKeys),
     });

@@ -51,4 +51,6 @@ export interface ConfiguredProvider {
 export interface ProviderSnapshot {
   get(id: ProviderId): ConfiguredProvider | undefined;
   all(): readonly ConfiguredProvider[];
+  /** `inference.network_defaults` as the snapshot was built: for a direct key to a provider not configured. */
+  readonly defaultNetwork: NetworkSettings;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
@@ -35,20 +36,28 @@ export class ProvidersService {
     private readonly sealer: CatalogSealer,
     private readonly secrets: SecretsService,
     private readonly catalog: ProviderCatalog,
+    private readonly config: GatewayConfig,
   ) {}
+
+  /** `inference.network_defaults` changes at run time (PUT /api/config): read at each use. */
+  private get networkDefaults() {
+    return this.config.inference.network_defaults;
+  }
 
   async list(): Promise<ProviderListDto> {
     const { providers, keys } = await this.store.everything();
     const counts = new Map<ProviderId, number>();
     for (const key of keys) counts.set(key.provider, (counts.get(key.provider) ?? 0) + 1);
-    const views = providers.map((p) => providerView(this.secrets, p, counts.get(p.provider) ?? 0));
+    const views = providers.map((p) =>
+      providerView(this.secrets, p, counts.get(p.provider) ?? 0, this.networkDefaults),
+    );
     return { providers: views, count: views.length };
   }
 
   async get(provider: ProviderId): Promise<ProviderViewDto> {
     const record = await this.store.provider(provider);
     if (!record) throw providerNotFound(provider);
-    return providerView(this.secrets, record, (await this.store.keys(provider)).length);
+    return providerView(this.secrets, record, (await this.store.keys(provider)).length, this.networkDefaults);
   }
 
   async create(dto: CreateProviderDto): Promise<ProviderViewDto> {
@@ -58,7 +67,7 @@ export class ProvidersService {
         'provider',
       );
     }
-    const sealed = sealProviderInput(this.sealer, dto, null);
+    const sealed = sealProviderInput(this.sealer, dto, null, this.networkDefaults);
     const repository = this.dataSource.getRepository(ProviderEntity);
     try {
       // insert, not save: save would quietly update a provider configured meanwhile.
@@ -71,7 +80,7 @@ export class ProvidersService {
     }
     await this.catalog.invalidate();
     const row = await repository.findOneByOrFail({ provider: dto.provider });
-    return providerView(this.secrets, providerRecord(row), 0);
+    return providerView(this.secrets, providerRecord(row), 0, this.networkDefaults);
   }
 
   /** Changes the fields the body carries. */
@@ -80,13 +89,13 @@ export class ProvidersService {
     const repository = this.dataSource.getRepository(ProviderEntity);
     const row = await repository.findOneBy({ provider });
     if (!row) throw providerNotFound(provider);
-    Object.assign(row, sealProviderInput(this.sealer, dto, row));
+    Object.assign(row, sealProviderInput(this.sealer, dto, row, this.networkDefaults));
     // Touch the row even when nothing changed: updated_at says when it was last written.
     row.updated_at = new Date();
     const saved = await repository.save(row);
     await this.catalog.invalidate();
     const keyCount = await this.dataSource.getRepository(ProviderKeyEntity).countBy({ provider });
-    return providerView(this.secrets, providerRecord(saved), keyCount);
+    return providerView(this.secrets, providerRecord(saved), keyCount, this.networkDefaults);
   }
 
   /** Removes the provider and its keys, in one transaction. */

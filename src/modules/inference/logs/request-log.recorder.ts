@@ -73,21 +73,30 @@ export interface ServedOutcome {
  */
 @Injectable()
 export class RequestLogRecorder {
-  readonly enabled: boolean;
-  private readonly captureContent: boolean;
-  private readonly maxContent: number;
-  private readonly metadataPrefix: string;
-  private readonly captureRaw: boolean;
-
   constructor(
     private readonly store: RequestLogStore,
-    config: GatewayConfig,
-  ) {
-    this.enabled = config.logs.enabled;
-    this.captureContent = config.logs.capture_content;
-    this.maxContent = config.logs.max_content_bytes;
-    this.metadataPrefix = config.logs.metadata_header_prefix;
-    this.captureRaw = config.logs.capture_raw;
+    private readonly config: GatewayConfig,
+  ) {}
+
+  // `logs.*` change at run time (PUT /api/config): read on every request, never copied.
+  get enabled(): boolean {
+    return this.config.logs.enabled;
+  }
+
+  private get captureContent(): boolean {
+    return this.config.logs.capture_content;
+  }
+
+  private get maxContent(): number {
+    return this.config.logs.max_content_bytes;
+  }
+
+  private get metadataPrefix(): string {
+    return this.config.logs.metadata_header_prefix;
+  }
+
+  private get captureRaw(): boolean {
+    return this.config.logs.capture_raw;
   }
 
   /** The call's origin, or undefined when logs are off; `started` is the handler's performance.now(). */

@@ -23,7 +23,8 @@ export class RequestLogStore {
   ) {
     writer.register(REQUEST_LOG_KIND, { target: RequestLogEntity });
     writer.register(REQUEST_LOG_CONTENT_KIND, { target: RequestLogContentEntity });
-    const retentionMs = parseDuration(config.logs.retention);
+    // `logs.retention` changes at run time (PUT /api/config): the purge asks for it each time.
+    const retentionMs = () => parseDuration(config.logs.retention);
     expiredRows.register({ name: 'request_logs', table: 'request_logs', column: 'timestamp', retentionMs });
     expiredRows.register({
       name: 'request_log_contents',

@@ -5,7 +5,9 @@ import type { KeyCredentials, ProviderAdapter, ProviderTarget } from './provider
 /**
  * Where a call to `provider` goes with `key`: the provider's `base_url` (stored without a trailing slash) or the
  * adapter's default ('' when neither: Azure takes each key's endpoint), and its extra headers, which the adapter
- * adds to the call. One builder for the router and the model listing.
+ * adds to the call. The caller's `forwarded` headers (`inference.forward_headers`) go under the provider's own extra
+ * headers, which win on a clash; the adapter's headers (credentials, content type) win over both. One builder for the
+ * router and the model listing.
  */
 export function providerTarget(
   provider: ProviderId,
@@ -13,11 +15,12 @@ export function providerTarget(
   adapter: ProviderAdapter,
   key: KeyCredentials,
   model: string,
+  forwarded?: Record<string, string>,
 ): ProviderTarget {
   return {
     provider,
     baseUrl: config?.base_url ?? adapter.defaultBaseUrl(provider) ?? '',
-    extraHeaders: config?.extra_headers ?? {},
+    extraHeaders: forwarded ? { ...forwarded, ...config?.extra_headers } : (config?.extra_headers ?? {}),
     key,
     model,
   };

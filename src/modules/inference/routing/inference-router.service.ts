@@ -11,6 +11,8 @@ import {
 } from '../../governance/limits/governance-enforcer.js';
 import { PriceTable } from '../pricing/price-table.js';
 import { adapterFor } from '../providers/adapter-registry.js';
+import { forwardedHeaders } from '../../../core/config/forward-headers.js';
+import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { providerTarget } from '../providers/provider-target.js';
 import { RoutingRuleEngine } from '../../governance/routing-rules/routing-rule-engine.js';
 import { REQUEST_TYPES, type InferenceCall, type RouteProgress, type RoutedResult } from './inference-call.js';
@@ -52,6 +54,7 @@ export class InferenceRouter {
     private readonly governance: GovernanceEnforcer,
     private readonly prices: PriceTable,
     private readonly breakers: CircuitBreakerEngine,
+    private readonly config: GatewayConfig,
   ) {}
 
   async route(call: InferenceCall): Promise<RoutedResult> {
@@ -250,6 +253,8 @@ export class InferenceRouter {
     const dead = new Set<string>();
     let avoid: string | undefined;
     let retry = 0;
+    // `inference.forward_headers` changes at run time (PUT /api/config): read per request.
+    const forwarded = forwardedHeaders(call.headers, this.config.inference.forward_headers);
     for (;;) {
       const excluded = avoid && keys.some((k) => !dead.has(k.id) && k.id !== avoid) ? new Set([...dead, avoid]) : dead;
       const key = pickKey(keys, excluded)!;
@@ -257,7 +262,7 @@ export class InferenceRouter {
       info.model = upstreamModel;
       info.key = key.name;
       info.resolved_key_alias = alias;
-      const target = providerTarget(provider, resolved.config, adapter, key.credentials, upstreamModel);
+      const target = providerTarget(provider, resolved.config, adapter, key.credentials, upstreamModel, forwarded);
       const attempt = await this.attempts.attempt(call, resolved, target, info, state);
       const tripping = watch && attempt.headers ? watch.observe(attempt.headers, key.id) : undefined;
       const trip = tripping && (await tripping);

@@ -14,14 +14,6 @@ import { REQUEST_TYPES, type InferenceCall } from './inference-call.js';
 import { eligibleKeys, keyAllows, resolveAlias } from './key-selector.js';
 import type { ModelRef } from './model-ref.js';
 
-/** Defaults of `network_config` (bifrost.md §4), used for direct keys to an unconfigured provider. */
-const DEFAULT_NETWORK: NetworkSettings = {
-  timeoutMs: 30_000,
-  maxRetries: 0,
-  backoffInitialMs: 500,
-  backoffMaxMs: 5_000,
-};
-
 /** A model of the request's chain, resolved to its provider, adapter and usable keys. */
 export interface ResolvedModel {
   ref: ModelRef;
@@ -84,7 +76,8 @@ export function resolveModel(
   const keys = keysFor(call, ref, provider, config, isPrimary ? 'model' : 'fallbacks', isPrimary);
   const bridged = call.kind === 'responses' && adapter.kinds.has('chat') && bridgesResponses(adapter, ref, keys);
   const upstreamKind: InferenceKind = bridged ? 'chat' : call.kind;
-  const network = config?.network ?? DEFAULT_NETWORK;
+  // A direct key to a provider not configured: `inference.network_defaults`.
+  const network = config?.network ?? snapshot.defaultNetwork;
   return { ref, provider, config, adapter, upstreamKind, bridged, keys, network, source: sourceOf(call, bridged) };
 }
 

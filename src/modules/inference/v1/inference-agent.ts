@@ -34,18 +34,14 @@ export interface InjectedTools {
  */
 @Injectable()
 export class InferenceAgent {
-  private readonly maxDepth: number;
-
   constructor(
     private readonly catalog: McpToolCatalog,
     private readonly executor: McpToolExecutor,
     private readonly router: InferenceRouter,
     private readonly responder: InferenceResponder,
     private readonly tracing: InferenceTracing,
-    config: GatewayConfig,
-  ) {
-    this.maxDepth = config.mcp.max_agent_depth;
-  }
+    private readonly config: GatewayConfig,
+  ) {}
 
   /**
    * Adds the caller's MCP tools to a chat or Responses body. A caller without any pays one catalog read (a shared
@@ -97,7 +93,7 @@ export class InferenceAgent {
       total = addUsage(total, served.usage);
       const calls = answerToolCalls(kind, served.body);
       const runnable = calls.length > 0 && calls.every((c) => auto.has(c.name));
-      if (!runnable || rounds >= this.maxDepth || call.signal.aborted) {
+      if (!runnable || rounds >= this.config.mcp.max_agent_depth || call.signal.aborted) {
         if (rounds === 0) return served;
         return finalAnswer(kind, served, total);
       }

@@ -18,15 +18,11 @@ export interface ResolvedCaller extends McpCaller {
  */
 @Injectable()
 export class McpCallerResolver {
-  private readonly metadataPrefix: string;
-
-  constructor(private readonly config: GatewayConfig) {
-    this.metadataPrefix = config.logs.metadata_header_prefix;
-  }
+  constructor(private readonly config: GatewayConfig) {}
 
   of(request: FastifyRequest): ResolvedCaller {
     const key = request.principal?.virtualKey;
-    const metadata = logMetadataOf(request.headers, this.metadataPrefix);
+    const metadata = logMetadataOf(request.headers, this.config.logs.metadata_header_prefix);
     if (key) return { virtualKey: { id: key.id, name: key.name, mcp_grants: key.mcp_grants }, metadata };
     if (this.config.inference.require_virtual_key) {
       throw GatewayException.unauthorized(

@@ -17,9 +17,9 @@ export class ProviderEntity {
   @Column({ name: 'extra_headers', type: 'jsonb', default: () => "'{}'" })
   extra_headers: Record<string, StoredSecret>;
 
-  /** Timeout and retry settings, durations as written (`30s`), every field filled. */
+  /** The timeout and retry fields set for this provider, durations as written (`30s`); the rest follow the defaults. */
   @Column({ name: 'network_config', type: 'jsonb' })
-  network_config: StoredNetworkConfig;
+  network_config: Partial<StoredNetworkConfig>;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   created_at: Date;
