@@ -17,6 +17,24 @@ const chat = (model: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** Sends a unary request the provider answers slowly and gives up on it once the provider has it. */
+async function abandonUnaryRequest(s: InferenceStack): Promise<void> {
+  s.sim.scenario({ match: { family: 'gemini' }, responses: [{ fault: 'delay', delay_ms: 3000 }] });
+  const abort = new AbortController();
+  const pending = fetch(`${s.gw.baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.vk}`, 'content-type': 'application/json' },
+    body: JSON.stringify(chat('gemini/gemini-2.5-flash')),
+    signal: abort.signal,
+  }).catch((e: unknown) => e);
+  await eventually(async () => {
+    expect(seen(s.sim)).toHaveLength(1);
+    return true;
+  });
+  abort.abort();
+  await pending;
+}
+
 /** What callers get when they, a provider or the connection misbehave: a GatewayError, never a 500. */
 describe('inference errors', () => {
   let s: InferenceStack;
@@ -192,20 +210,7 @@ describe('inference errors', () => {
   });
 
   it('a client that gives up on a unary request cancels the upstream request too', async () => {
-    s.sim.scenario({ match: { family: 'gemini' }, responses: [{ fault: 'delay', delay_ms: 3000 }] });
-    const abort = new AbortController();
-    const pending = fetch(`${s.gw.baseUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${s.vk}`, 'content-type': 'application/json' },
-      body: JSON.stringify(chat('gemini/gemini-2.5-flash')),
-      signal: abort.signal,
-    }).catch((e: unknown) => e);
-    await eventually(async () => {
-      expect(seen(s.sim)).toHaveLength(1);
-      return true;
-    });
-    abort.abort();
-    await pending;
+    await abandonUnaryRequest(s);
     await eventually(async () => {
       expect(seen(s.sim)[0]!.client_aborted).toBe(true);
       return true;
@@ -271,20 +276,7 @@ describe('inference errors: shutdown after a client gave up', () => {
   it('app.close() returns promptly after a unary request was abandoned', async () => {
     const s = await startInferenceStack();
     try {
-      s.sim.scenario({ match: { family: 'gemini' }, responses: [{ fault: 'delay', delay_ms: 3000 }] });
-      const abort = new AbortController();
-      const pending = fetch(`${s.gw.baseUrl}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${s.vk}`, 'content-type': 'application/json' },
-        body: JSON.stringify(chat('gemini/gemini-2.5-flash')),
-        signal: abort.signal,
-      }).catch((e: unknown) => e);
-      await eventually(async () => {
-        expect(seen(s.sim)).toHaveLength(1);
-        return true;
-      });
-      abort.abort();
-      await pending;
+      await abandonUnaryRequest(s);
       const started = Date.now();
       await s.gw.close();
       expect(Date.now() - started).toBeLessThan(10_000);
