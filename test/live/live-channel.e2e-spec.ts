@@ -1,10 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock/clock.js';
+import { LiveEvents } from '../../src/core/live/live-events.js';
 import { LiveHub } from '../../src/core/live/live-hub.js';
-import { ADMIN_BASIC, ADMIN_PASSWORD, authEnabledConfig, bearer, expectError } from '../auth/auth-helpers.js';
+import {
+  ADMIN_BASIC,
+  ADMIN_PASSWORD,
+  authEnabledConfig,
+  bearer,
+  eventually,
+  expectError,
+  SETUP_HEADER,
+  SETUP_TOKEN,
+} from '../auth/auth-helpers.js';
 import type { HttpClient } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { RUN_MODE } from '../helpers/test-env.js';
+import { RUN_MODE, TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/test-env.js';
 import { created, FAST_NETWORK } from '../inference/inference-kit.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
 import { openLive, refusedUpgrade, settle, type LiveClient } from './live-kit.js';
@@ -35,7 +45,11 @@ describe(`live channel: auth and permissions (${RUN_MODE})`, () => {
     gw = await startTestApp({ config: authEnabledConfig({ edition: 'enterprise' }), clock });
     admin = gw.http.withHeaders(ADMIN_BASIC);
     await created(
-      admin.post('/api/providers', { provider: 'openai', base_url: `${sim.url}/openai/v1`, network_config: FAST_NETWORK }),
+      admin.post('/api/providers', {
+        provider: 'openai',
+        base_url: `${sim.url}/openai/v1`,
+        network_config: FAST_NETWORK,
+      }),
     );
     await created(admin.post('/api/providers/openai/keys', { name: 'oa-1', value: 'sk-oa-1' }));
     await created(
@@ -172,7 +186,10 @@ describe(`live channel: auth and permissions (${RUN_MODE})`, () => {
         default_cooldown: '5m',
       }),
     );
-    sim.scenario({ match: { family: 'openai' }, responses: [{ ok: true, headers: { 'x-overloaded': 'true' } } as never] });
+    sim.scenario({
+      match: { family: 'openai' },
+      responses: [{ ok: true, headers: { 'x-overloaded': 'true' } } as never],
+    });
     const res = await gw.http.post('/v1/chat/completions', chat, { headers: bearer(vk) });
     expect(res.status, res.text).toBe(200);
     const opened = await watcher.next((m) => m.type === 'circuit' && m.action === 'opened');
@@ -192,3 +209,174 @@ describe(`live channel: auth and permissions (${RUN_MODE})`, () => {
   });
 });
 
+/**
+ * The channel's own bounds, in the open-source edition under the setup lock: a subscriber that does not read is
+ * dropped (close 1013) while one that reads keeps its connection, a peer that stops answering pings is cut, the
+ * connection limit answers 503 before upgrading, the count is in /metrics, and shutdown closes the sockets first.
+ */
+describe(`live channel: setup lock, slow consumers, keep-alive and limits (${RUN_MODE})`, () => {
+  let gw: TestApp;
+  const open: LiveClient[] = [];
+  const track = (client: LiveClient) => {
+    open.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    gw = await startTestApp({
+      config: {
+        setup_token: SETUP_TOKEN,
+        live: { max_buffered_bytes: 65_536, ping_interval: '250ms', max_connections: 3 },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    for (const client of open) client.close();
+    await gw?.close();
+  });
+
+  const metric = async (name: string) => {
+    const res = await gw.http.get('/metrics', { headers: SETUP_HEADER });
+    expect(res.status).toBe(200);
+    const line = res.text.split('\n').find((l) => l.startsWith(name));
+    return line === undefined ? undefined : Number(line.split(' ').pop());
+  };
+
+  it('needs the setup token or the setup session cookie: missing 401, wrong 403', async () => {
+    expectError(await refusedUpgrade(gw), 401, 'setup_token_required');
+    expectError(
+      await refusedUpgrade(gw, { headers: { 'x-gateway-setup-token': 'wrong-token-000000' } }),
+      403,
+      'setup_token_invalid',
+    );
+    const header = track(await openLive(gw, { headers: SETUP_HEADER }));
+    expect(header.of('ready')[0]!.data).toEqual({ permissions: 'all' });
+    const setup = await gw.http.post('/api/session/setup', {}, { headers: SETUP_HEADER });
+    expect(setup.status, setup.text).toBe(200);
+    const cookie = setup.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('gateway_setup_session='))!
+      .split(';')[0]!;
+    const viaCookie = track(await openLive(gw, { headers: { cookie } }));
+    // A ticket asked for under the setup lock opens the channel without the token.
+    const issued = await gw.http.post('/api/session/ws-ticket', {}, { headers: { cookie } });
+    expect(issued.status, issued.text).toBe(200);
+    const viaTicket = track(await openLive(gw, { ticket: issued.body.ticket }));
+    for (const client of [header, viaCookie, viaTicket]) client.close();
+  });
+
+  it('drops a subscriber that stops reading with close 1013; one that reads keeps up', async () => {
+    const hub = gw.app.get(LiveHub);
+    const events = gw.app.get(LiveEvents);
+    const reader = track(await openLive(gw, { headers: SETUP_HEADER }));
+    const stalled = track(await openLive(gw, { headers: SETUP_HEADER }));
+    const droppedBefore = (await metric('gateway_live_dropped_total{reason="slow_consumer"}')) ?? 0;
+    (stalled.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    const chunk = 'x'.repeat(32 * 1024);
+    let sent = 0;
+    // Spaced out, as real events are: the reader drains between them, the stalled one's backlog only grows.
+    while (hub.size === 2 && sent < 2000) {
+      events.publish({
+        type: 'change',
+        resource: 'Settings',
+        action: 'updated',
+        data: { chunk },
+        requires: 'Settings',
+      });
+      sent++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(hub.size).toBe(1);
+    expect(sent).toBeLessThan(2000);
+    expect(await metric('gateway_live_dropped_total{reason="slow_consumer"}')).toBe(droppedBefore + 1);
+    (stalled.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    expect(await stalled.closed).toEqual({ code: 1013, reason: 'slow consumer' });
+    // Never more than the bound (plus the message in flight) was queued for it: it received fewer than were sent.
+    expect(stalled.of('change').length).toBeLessThan(sent);
+    await reader.next(() => reader.of('change').length === sent, 10_000);
+    expect(reader.socket.readyState).toBe(reader.socket.OPEN);
+    reader.close();
+  }, 60_000);
+
+  it('pings every ping_interval and cuts a peer that misses a pong', async () => {
+    const answering = track(await openLive(gw, { headers: SETUP_HEADER }));
+    const silent = track(await openLive(gw, { headers: SETUP_HEADER, client: { autoPong: false } }));
+    expect((await silent.closed).code).toBe(1006);
+    expect(silent.pings.length).toBeGreaterThanOrEqual(1);
+    await settle(600);
+    expect(answering.socket.readyState).toBe(answering.socket.OPEN);
+    expect(answering.pings.length).toBeGreaterThanOrEqual(2);
+    expect(await metric('gateway_live_dropped_total{reason="missed_pong"}')).toBeGreaterThanOrEqual(1);
+    answering.close();
+  });
+
+  it('counts connections in /metrics and refuses one past live.max_connections with 503 before upgrading', async () => {
+    await eventually(async () => expect(gw.app.get(LiveHub).size).toBe(0));
+    const clients = [];
+    for (let i = 0; i < 3; i++) clients.push(track(await openLive(gw, { headers: SETUP_HEADER })));
+    expect(await metric('gateway_live_connections')).toBe(3);
+    const refused = await refusedUpgrade(gw, { headers: SETUP_HEADER });
+    expectError(refused, 503, 'service_unavailable');
+    expect(refused.headers['retry-after']).toBe('5');
+    clients[0]!.close();
+    await eventually(async () => expect(await metric('gateway_live_connections')).toBe(2));
+    track(await openLive(gw, { headers: SETUP_HEADER }));
+  });
+
+  it('closes the connections (1001) before the HTTP server closes, so app.close() does not wait for clients', async () => {
+    const client =
+      open.find((c) => c.socket.readyState === c.socket.OPEN) ?? track(await openLive(gw, { headers: SETUP_HEADER }));
+    const started = Date.now();
+    await gw.close();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await client.closed).code).toBe(1001);
+  });
+});
+
+/** Scale-out: a subscriber on replica B hears of what happens through replica A (Redis pub/sub). */
+describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL)('live channel across replicas', () => {
+  let sim: Simulator;
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    const config = { setup_token: SETUP_TOKEN };
+    a = await startTestApp({ config, keepDatabase: true });
+    b = await startTestApp({ config, databaseUrl: a.databaseUrl, redisPrefix: a.config.redis_prefix });
+  }, 60_000);
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await sim?.close();
+  });
+
+  it('a log row written through A and a change made on A reach a subscriber on B', async () => {
+    const adminA = a.http.withHeaders(SETUP_HEADER);
+    await created(
+      adminA.post('/api/providers', {
+        provider: 'openai',
+        base_url: `${sim.url}/openai/v1`,
+        network_config: FAST_NETWORK,
+      }),
+    );
+    await created(adminA.post('/api/providers/openai/keys', { name: 'oa-1', value: 'sk-oa-1' }));
+    const onB = await openLive(b, { headers: SETUP_HEADER });
+    try {
+      const made = await created(adminA.post('/api/governance/virtual-keys', { name: 'across' }));
+      const change = await onB.next((m) => m.type === 'change' && m.id === made.virtual_key.id);
+      expect(change).toMatchObject({ resource: 'VirtualKeys', action: 'created' });
+      const res = await a.http.post('/v1/chat/completions', chat, { headers: bearer(made.virtual_key.value) });
+      expect(res.status, res.text).toBe(200);
+      const row = await onB.next((m) => m.type === 'log' && m.id === res.headers.get('x-request-id'));
+      expect(row.data).toMatchObject({ provider: 'openai', virtual_key_name: 'across', status: 'success' });
+      // Each event once: B does not hear its own relay back, nor A's twice.
+      await settle();
+      expect(onB.messages.filter((m) => m.id === made.virtual_key.id && m.action === 'created')).toHaveLength(1);
+    } finally {
+      onB.close();
+    }
+  });
+});

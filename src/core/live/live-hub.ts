@@ -205,7 +205,11 @@ export class LiveHub implements BeforeApplicationShutdown {
     this.remove(subscriber);
     this.dropped.inc({ reason });
     this.logger.info(
-      { reason, principal: subscriber.principal.name ?? subscriber.principal.id, buffered: subscriber.socket.bufferedAmount },
+      {
+        reason,
+        principal: subscriber.principal.name ?? subscriber.principal.id,
+        buffered: subscriber.socket.bufferedAmount,
+      },
       'live subscriber dropped',
     );
     // The close frame waits behind the unread data; ws cuts the connection if the peer never reads it.
