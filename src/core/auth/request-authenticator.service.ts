@@ -86,7 +86,8 @@ export class RequestAuthenticator {
     const ticket = (request.query as Record<string, unknown> | undefined)?.ticket;
     if (ticket === undefined) return this.authenticateManagement(request);
     const principal = typeof ticket === 'string' && ticket !== '' ? await this.tickets.redeem(ticket) : null;
-    if (!principal) throw GatewayException.unauthorized('invalid_credentials', 'The ticket is unknown, used or expired');
+    if (!principal)
+      throw GatewayException.unauthorized('invalid_credentials', 'The ticket is unknown, used or expired');
     return principal;
   }
 

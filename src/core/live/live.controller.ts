@@ -41,7 +41,7 @@ export class LiveController {
     operationId: 'createWsTicket',
     summary: 'A one-use ticket (30 s) to open GET /ws from a browser, which cannot set headers on a WebSocket',
   })
-  @ApiOkResponse({ type: WsTicketDto })
+  @ApiOkResponse({ type: WsTicketDto, description: 'The ticket and when it expires' })
   async ticket(@CurrentPrincipal() principal: Principal): Promise<WsTicketDto> {
     const { ticket, expiresAt } = await this.tickets.issue(principal);
     return { ticket, expires_at: new Date(expiresAt).toISOString() };

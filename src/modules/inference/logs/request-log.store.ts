@@ -41,7 +41,13 @@ export class RequestLogStore {
     this.writer.append(REQUEST_LOG_KIND, row);
     if (content) this.writer.append(REQUEST_LOG_CONTENT_KIND, content);
     if (this.live.listening) {
-      this.live.publish({ type: 'log', action: 'created', id: row.id, data: RequestLogDto.from(row), requires: 'Logs' });
+      this.live.publish({
+        type: 'log',
+        action: 'created',
+        id: row.id,
+        data: RequestLogDto.from(row),
+        requires: 'Logs',
+      });
     }
   }
 
