@@ -16,7 +16,10 @@ import type { HttpClient } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE, TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/test-env.js';
 import { created, FAST_NETWORK } from '../inference/inference-kit.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
+import { startHttpPeer, type McpPeer } from '../mcp/mcp-peers.js';
+import { connectGatewayMcp, createMcpClient, createVirtualKey, startMcpGateway } from '../mcp/mcp-server-kit.js';
 import { openLive, refusedUpgrade, settle, type LiveClient } from './live-kit.js';
 
 const chat = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'live please' }], max_tokens: 8 };
@@ -331,6 +334,62 @@ describe(`live channel: setup lock, slow consumers, keep-alive and limits (${RUN
     await gw.close();
     expect(Date.now() - started).toBeLessThan(10_000);
     expect((await client.closed).code).toBe(1001);
+  });
+});
+
+/** MCP tool calls: their log rows are pushed when the call starts and when it ends; other upgrades are not taken. */
+describe(`live channel: MCP tool logs (${RUN_MODE})`, () => {
+  let gw: TestApp;
+  let peer: McpPeer;
+  let mcp: Client | undefined;
+
+  beforeAll(async () => {
+    ({ gw } = await startMcpGateway());
+    peer = await startHttpPeer();
+  });
+
+  afterAll(async () => {
+    await mcp?.close().catch(() => undefined);
+    await gw?.close();
+    await peer?.close();
+  });
+
+  it('pushes mcp_log created (processing) and updated (success) for a tool call through /mcp', async () => {
+    const admin = gw.http.withHeaders(SETUP_HEADER);
+    const key = await createVirtualKey(admin, 'mcp-live');
+    await createMcpClient(admin, {
+      name: 'alpha',
+      connection_string: peer.url,
+      vk_configs: [{ virtual_key_id: key.id }],
+    });
+    const live = await openLive(gw, { headers: SETUP_HEADER });
+    try {
+      mcp = await connectGatewayMcp(gw.baseUrl, '/mcp', key.value);
+      expect(await mcp.callTool({ name: 'alpha-echo', arguments: { text: 'hello live' } })).toEqual({
+        content: [{ type: 'text', text: 'hello live' }],
+      });
+      const started = await live.next((m) => m.type === 'mcp_log' && m.action === 'created');
+      expect(started.data).toMatchObject({
+        id: started.id,
+        status: 'processing',
+        server_label: 'alpha',
+        virtual_key_id: key.id,
+        arguments: { text: 'hello live' },
+      });
+      const ended = await live.next((m) => m.type === 'mcp_log' && m.action === 'updated' && m.id === started.id);
+      expect(ended.data).toMatchObject({ id: started.id, status: 'success' });
+      expect(JSON.stringify(live.messages)).not.toContain(key.value);
+    } finally {
+      live.close();
+    }
+  });
+
+  it("an upgrade request to another route gets that route's ordinary answer and no WebSocket", async () => {
+    const res = await refusedUpgrade(gw, { path: '/api/version' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ api_version: '1.0.0' });
+    const unknown = await refusedUpgrade(gw, { path: '/nowhere' });
+    expectError(unknown, 404, 'route_not_found');
   });
 });
 

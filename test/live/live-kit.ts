@@ -63,8 +63,8 @@ export class LiveClient {
   }
 }
 
-export function wsUrl(gw: TestApp, query = ''): string {
-  return `${gw.baseUrl.replace(/^http/, 'ws')}/ws${query}`;
+export function wsUrl(gw: TestApp, query = '', path = '/ws'): string {
+  return `${gw.baseUrl.replace(/^http/, 'ws')}${path}${query}`;
 }
 
 /** Opens `/ws` and waits for its `ready` message. */
@@ -87,10 +87,10 @@ export async function openLive(
 /** An upgrade the gateway refuses: the HTTP status, headers and GatewayError body it answered instead of 101. */
 export function refusedUpgrade(
   gw: TestApp,
-  options: { headers?: Record<string, string>; ticket?: string } = {},
+  options: { headers?: Record<string, string>; ticket?: string; path?: string } = {},
 ): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
   const query = options.ticket !== undefined ? `?ticket=${encodeURIComponent(options.ticket)}` : '';
-  const socket = new WebSocket(wsUrl(gw, query), { headers: options.headers });
+  const socket = new WebSocket(wsUrl(gw, query, options.path), { headers: options.headers });
   return new Promise((resolve, reject) => {
     socket.once('open', () => {
       socket.terminate();
