@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock/clock.js';
 import { LiveEvents } from '../../src/core/live/live-events.js';
 import { LiveHub } from '../../src/core/live/live-hub.js';
+import { LiveRelay } from '../../src/core/live/live-relay.js';
 import {
   ADMIN_BASIC,
   ADMIN_PASSWORD,
@@ -410,6 +411,20 @@ describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL)('live channel across repl
     await a?.close();
     await b?.close();
     await sim?.close();
+  });
+
+  it('publishes nothing across replicas while no replica has subscribers, until one announces some', async () => {
+    const relayA = a.app.get(LiveRelay);
+    expect(relayA.remoteListeners).toBe(true);
+    // The first event finds out (PUBLISH reaches nobody); from then on A sends nothing.
+    a.app.get(LiveEvents).publish({ type: 'change', data: {}, requires: 'Settings' });
+    await eventually(async () => expect(relayA.remoteListeners).toBe(false));
+    const onB = await openLive(b, { headers: SETUP_HEADER });
+    try {
+      await eventually(async () => expect(relayA.remoteListeners).toBe(true));
+    } finally {
+      onB.close();
+    }
   });
 
   it('a log row written through A and a change made on A reach a subscriber on B', async () => {

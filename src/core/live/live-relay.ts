@@ -34,6 +34,8 @@ export class LiveRelay {
 const LISTENERS_TOPIC = 'live.listeners';
 /** After this long without listeners, the next event is published anyway (heals a lost announcement). */
 const REPROBE_MS = 5_000;
+/** PUBLISHes waiting for Redis at once; past it batches are dropped rather than queued without bound. */
+const MAX_IN_FLIGHT = 32;
 
 interface Batch {
   origin: string;
@@ -60,6 +62,7 @@ export class RedisLiveRelay extends LiveRelay implements OnApplicationShutdown {
   private announcements = 0;
   private pending: LiveEnvelope[] = [];
   private flushScheduled = false;
+  private inFlight = 0;
   private handler: (envelope: LiveEnvelope) => void = () => undefined;
   private readonly unsubscribeBus: () => void;
 
@@ -143,8 +146,13 @@ export class RedisLiveRelay extends LiveRelay implements OnApplicationShutdown {
     const events = this.pending;
     this.pending = [];
     if (events.length === 0) return;
+    if (this.inFlight >= MAX_IN_FLIGHT) {
+      this.logger.warn({ events: events.length }, 'live events dropped: Redis is not keeping up');
+      return;
+    }
     const announcements = this.announcements;
     const selfSubscribed = this.subscribed;
+    this.inFlight++;
     try {
       const batch: Batch = { origin: this.origin, events };
       const receivers = await this.redis.publish(this.channel, JSON.stringify(batch));
@@ -156,6 +164,8 @@ export class RedisLiveRelay extends LiveRelay implements OnApplicationShutdown {
     } catch (err) {
       // Live events are best effort: a dashboard refetches on reconnect.
       this.logger.warn({ err: (err as Error).message, events: events.length }, 'could not relay live events');
+    } finally {
+      this.inFlight--;
     }
   }
 
