@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock/clock.js';
 import { LiveEvents } from '../../src/core/live/live-events.js';
@@ -13,7 +14,9 @@ import {
   SETUP_HEADER,
   SETUP_TOKEN,
 } from '../auth/auth-helpers.js';
+import { MAIN_JS } from '../helpers/gateway-process.js';
 import type { HttpClient } from '../helpers/http.js';
+import { runModeEnv, startSpawned } from '../helpers/spawned-gateway.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE, TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/test-env.js';
 import { created, FAST_NETWORK } from '../inference/inference-kit.js';
@@ -392,6 +395,27 @@ describe(`live channel: MCP tool logs (${RUN_MODE})`, () => {
     const unknown = await refusedUpgrade(gw, { path: '/nowhere' });
     expectError(unknown, 404, 'route_not_found');
   });
+});
+
+/** The process: SIGTERM's drain closes open live connections (1001) instead of waiting for them, and exits 0. */
+describe.skipIf(!existsSync(MAIN_JS))(`live channel and SIGTERM (${RUN_MODE})`, () => {
+  it('closes the sockets at the start of the drain; the process exits 0 well before the drain timeout', async () => {
+    const { env, cleanUp } = await runModeEnv();
+    const spawned = await startSpawned({ ...env, GATEWAY_SETUP_TOKEN: SETUP_TOKEN });
+    try {
+      const client = await openLive({ baseUrl: `http://127.0.0.1:${spawned.port}` } as TestApp, {
+        headers: SETUP_HEADER,
+      });
+      const started = Date.now();
+      spawned.gw.child.kill('SIGTERM');
+      expect((await client.closed).code).toBe(1001);
+      expect(await spawned.gw.exit).toEqual({ code: 0, signal: null });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      if (spawned.gw.child.exitCode === null) spawned.gw.child.kill('SIGKILL');
+      await cleanUp();
+    }
+  }, 60_000);
 });
 
 /** Scale-out: a subscriber on replica B hears of what happens through replica A (Redis pub/sub). */
