@@ -156,7 +156,7 @@ export class LiveHub implements BeforeApplicationShutdown {
       this.stopListening = undefined;
       this.logger.warn({ err: (err as Error).message }, 'live channel could not subscribe to other replicas');
     }
-    this.send(subscriber, JSON.stringify(this.readyEvent(principal)));
+    this.send(subscriber, Buffer.from(JSON.stringify(this.readyEvent(principal)), 'utf8'));
   }
 
   private readyEvent(principal: Principal): LiveEvent {
@@ -177,11 +177,12 @@ export class LiveHub implements BeforeApplicationShutdown {
   }
 
   private deliver(envelope: LiveEnvelope): void {
-    let text: string | undefined;
+    // Serialized and encoded once for every subscriber that may view it (ws would encode a string per send).
+    let frame: Buffer | undefined;
     for (const subscriber of this.subscribers) {
       if (!this.mayView(subscriber, envelope.requires)) continue;
-      text ??= JSON.stringify(envelope.event);
-      this.send(subscriber, text);
+      frame ??= Buffer.from(JSON.stringify(envelope.event), 'utf8');
+      this.send(subscriber, frame);
     }
   }
 
@@ -191,14 +192,14 @@ export class LiveHub implements BeforeApplicationShutdown {
   }
 
   /** Sends, unless the subscriber left more than the bound unread: then it is dropped, never buffered further. */
-  private send(subscriber: Subscriber, text: string): void {
+  private send(subscriber: Subscriber, text: Buffer): void {
     const { socket } = subscriber;
     if (socket.readyState !== WebSocket.OPEN) return;
     if (socket.bufferedAmount > this.maxBuffered) {
       this.drop(subscriber, 'slow_consumer');
       return;
     }
-    socket.send(text);
+    socket.send(text, { binary: false });
   }
 
   private drop(subscriber: Subscriber, reason: LiveDropReason): void {
