@@ -9,6 +9,7 @@ import { PersistenceModule } from './core/persistence/persistence.module.js';
 import { RedisModule } from './core/redis/redis.module.js';
 import { SharedStateModule } from './core/redis/shared-state.module.js';
 import { AuthModule } from './core/auth/auth.module.js';
+import { LiveModule } from './core/live/live.module.js';
 import { SessionModule } from './modules/session/session.module.js';
 import { AuditModule } from './modules/audit/audit.module.js';
 import { GovernanceModule } from './modules/governance/governance.module.js';
@@ -54,6 +55,7 @@ export class AppModule {
         SecretsModule,
         GovernanceModule,
         AuthModule,
+        LiveModule,
         SessionModule,
         AuditModule,
         AgentsModule,

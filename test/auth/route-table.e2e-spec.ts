@@ -140,7 +140,9 @@ describe(`route table, open-source edition under the setup lock (${RUN_MODE})`, 
 
   it("the table holds the gateway's routes", () => {
     expect(routes.length).toBeGreaterThan(5);
-    expect(routes.map(key)).toEqual(expect.arrayContaining([...DOCUMENTED_PUBLIC, 'GET /metrics']));
+    expect(routes.map(key)).toEqual(
+      expect.arrayContaining([...DOCUMENTED_PUBLIC, 'GET /metrics', 'GET /ws', 'POST /api/session/ws-ticket']),
+    );
     expect(routes.map(key)).toEqual(expect.arrayContaining(GOVERNANCE_OBJECT_ROUTES));
     // Each needs a management credential and its permission.
     const access = GOVERNANCE_OBJECT_ROUTES.map((r) => routes.find((route) => key(route) === r)?.access?.kind);
@@ -325,6 +327,17 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
       'DELETE /api/circuit-breaker/policies/:name': 'CircuitBreaker:Delete',
       'GET /api/circuit-breaker/state': 'CircuitBreaker:View',
       'DELETE /api/circuit-breaker/state/:key': 'CircuitBreaker:Delete',
+    };
+    const actual = Object.fromEntries(
+      Object.keys(expected).map((k) => [k, permissionOf(routes.find((r) => key(r) === k)?.access)]),
+    );
+    expect(actual).toEqual(expected);
+  });
+
+  it('the live channel and its tickets need Dashboard:View (docs/live-channel.md), so the checks above cover them', () => {
+    const expected: Record<string, string> = {
+      'GET /ws': 'Dashboard:View',
+      'POST /api/session/ws-ticket': 'Dashboard:View',
     };
     const actual = Object.fromEntries(
       Object.keys(expected).map((k) => [k, permissionOf(routes.find((r) => key(r) === k)?.access)]),

@@ -7,6 +7,7 @@ import { AuthPorts } from './auth-ports.js';
 import { CredentialThrottle } from './credential-throttle.js';
 import { DataPlaneAuthenticator } from './data-plane-authenticator.js';
 import { JobTickets } from './job-tickets.js';
+import { ManagementTickets } from './management-tickets.js';
 import { GatewayAuthGuard } from './gateway-auth.guard.js';
 import { RequestAuthenticator } from './request-authenticator.service.js';
 import { RouteAccessRegistry } from './route-access.registry.js';
@@ -31,6 +32,7 @@ import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
     SetupTokenStrategy,
     DataPlaneAuthenticator,
     JobTickets,
+    ManagementTickets,
     RequestAuthenticator,
     {
       // Attached while providers are built, before Nest registers its routes, so the registry sees every route.
@@ -50,6 +52,7 @@ import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
     CredentialThrottle,
     DataPlaneAuthenticator,
     JobTickets,
+    ManagementTickets,
     RequestAuthenticator,
     SetupTokenStrategy,
     RouteAccessRegistry,

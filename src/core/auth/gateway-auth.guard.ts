@@ -17,7 +17,7 @@ import { formatPermission, type Operation, type Resource } from './permissions.j
 import type { Principal } from './principal.js';
 import { DataPlaneAuthenticator } from './data-plane-authenticator.js';
 import { RequestAuthenticator } from './request-authenticator.service.js';
-import { ENTERPRISE_ONLY, ROUTE_ACCESS, type RouteAccess } from './route-access.decorator.js';
+import { ACCEPTS_TICKET, ENTERPRISE_ONLY, ROUTE_ACCESS, type RouteAccess } from './route-access.decorator.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,6 +38,7 @@ interface RouteDeclarations {
   errorFields: ErrorFieldsResolver | undefined;
   nativeError: NativeErrorRenderer | undefined;
   enterpriseOnly: boolean;
+  acceptsTicket: boolean;
 }
 
 @Injectable()
@@ -62,6 +63,7 @@ export class GatewayAuthGuard implements CanActivate {
         errorFields: this.reflector.getAllAndOverride<ErrorFieldsResolver | undefined>(ERROR_FIELDS, targets),
         nativeError: this.reflector.getAllAndOverride<NativeErrorRenderer | undefined>(NATIVE_ERRORS, targets),
         enterpriseOnly: this.reflector.getAllAndOverride<boolean | undefined>(ENTERPRISE_ONLY, targets) ?? false,
+        acceptsTicket: this.reflector.getAllAndOverride<boolean | undefined>(ACCEPTS_TICKET, targets) ?? false,
       };
       this.declarations.set(handler, found);
     }
@@ -72,7 +74,7 @@ export class GatewayAuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const { access, errorFields, nativeError, enterpriseOnly } = this.declarationsOf(context);
+    const { access, errorFields, nativeError, enterpriseOnly, acceptsTicket } = this.declarationsOf(context);
     if (nativeError) request.nativeError = nativeError;
     if (errorFields) addErrorFields(request, errorFields(request));
     if (!access) {
@@ -99,7 +101,7 @@ export class GatewayAuthGuard implements CanActivate {
         });
       }
       case 'management':
-        return this.authorizeManagement(request, access, enterpriseOnly);
+        return this.authorizeManagement(request, access, enterpriseOnly, acceptsTicket);
     }
   }
 
@@ -107,8 +109,11 @@ export class GatewayAuthGuard implements CanActivate {
     request: FastifyRequest,
     access: Extract<RouteAccess, { kind: 'management' }>,
     enterpriseOnly: boolean,
+    acceptsTicket: boolean,
   ): Promise<boolean> {
-    const principal = await this.authenticator.authenticateManagement(request);
+    const principal = acceptsTicket
+      ? await this.authenticator.authenticateManagementOrTicket(request)
+      : await this.authenticator.authenticateManagement(request);
     request.principal = principal;
     request.ability = buildAbility(principal);
     if (this.config.edition === 'oss' && enterpriseOnly) {

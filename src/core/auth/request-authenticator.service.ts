@@ -11,6 +11,7 @@ import { BasicAuthStrategy } from './strategies/basic-auth.strategy.js';
 import { ManagementBearerStrategy } from './strategies/management-bearer.strategy.js';
 import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
 import { DataPlaneAuthenticator } from './data-plane-authenticator.js';
+import { ManagementTickets } from './management-tickets.js';
 
 /**
  * Turns a request's credentials into a Principal with the passport strategy each management scheme calls for (the
@@ -27,6 +28,7 @@ export class RequestAuthenticator {
     private readonly setup: SetupTokenStrategy,
     private readonly dataPlane: DataPlaneAuthenticator,
     private readonly ports: AuthPorts,
+    private readonly tickets: ManagementTickets,
   ) {
     const credentials = (request: FastifyRequest) => readCredentials(request);
     this.schemes.register('basic', (request) => {
@@ -74,6 +76,19 @@ export class RequestAuthenticator {
       'missing_credentials',
       'Management credentials are required (Basic, or Bearer with a management key or session token)',
     );
+  }
+
+  /**
+   * A management caller, or the principal of the one-use ticket in `?ticket=` (routes declared `@AcceptsTicket`). A
+   * ticket is itself the credential, so it passes the setup lock like the setup session it may stand for.
+   */
+  async authenticateManagementOrTicket(request: FastifyRequest): Promise<Principal> {
+    const ticket = (request.query as Record<string, unknown> | undefined)?.ticket;
+    if (ticket === undefined) return this.authenticateManagement(request);
+    const principal = typeof ticket === 'string' && ticket !== '' ? await this.tickets.redeem(ticket) : null;
+    if (!principal)
+      throw GatewayException.unauthorized('invalid_credentials', 'The ticket is unknown, used or expired');
+    return principal;
   }
 
   /** A data-plane caller by virtual key; null when the key is optional and none was presented. */

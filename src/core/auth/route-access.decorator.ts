@@ -1,10 +1,11 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants.js';
-import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
+import { ApiExtension, ApiQuery, ApiSecurity } from '@nestjs/swagger';
 import { formatPermission, type Operation, type Resource } from './permissions.js';
 
 export const ROUTE_ACCESS = 'gateway:route-access';
 export const ENTERPRISE_ONLY = 'gateway:enterprise-only';
+export const ACCEPTS_TICKET = 'gateway:accepts-ticket';
 
 /** Key of the declaration inside Fastify's route `config`, so hooks and the route table see it per route. */
 export const ROUTE_ACCESS_CONFIG_KEY = 'gatewayRouteAccess';
@@ -95,4 +96,21 @@ export function VirtualKeyAuth(options: { optional?: boolean } = {}): MethodDeco
  */
 export function EnterpriseOnly(): MethodDecorator & ClassDecorator {
   return applyDecorators(SetMetadata(ENTERPRISE_ONLY, true), ApiExtension('x-enterprise', true));
+}
+
+/**
+ * A management route that also takes a one-use ticket (`?ticket=`, from `POST /api/session/ws-ticket`) in place of
+ * the caller's credentials: the live channel, which browsers open without custom headers. The ticket stands for the
+ * principal that asked for it, so the route's permission is checked against that principal as usual.
+ */
+export function AcceptsTicket(): MethodDecorator {
+  return applyDecorators(
+    SetMetadata(ACCEPTS_TICKET, true),
+    ApiQuery({
+      name: 'ticket',
+      required: false,
+      type: String,
+      description: 'A one-use ticket from POST /api/session/ws-ticket (30 s), instead of credentials',
+    }),
+  );
 }

@@ -359,6 +359,28 @@ export class OtelConfig {
   max_queue_size = 2048;
 }
 
+/** The dashboard's live channel, `GET /ws` (docs/live-channel.md). */
+export class LiveConfig {
+  /**
+   * Bytes a subscriber may leave unread on its socket; past it the subscriber is dropped with close code 1013 rather
+   * than buffered without bound.
+   */
+  @Max(1024 * 1024 * 1024)
+  @Min(1)
+  @IsInt()
+  max_buffered_bytes = 1024 * 1024;
+
+  /** A ping goes out this often; a peer that has not answered the previous ping by then is terminated. */
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 30s' })
+  ping_interval = '30s';
+
+  /** Open connections one replica accepts; one more is refused with 503 before the upgrade. */
+  @Max(1_000_000)
+  @Min(1)
+  @IsInt()
+  max_connections = 1000;
+}
+
 /**
  * The whole gateway configuration. Property names are the config file's keys (snake_case); the keys that come only
  * from flags or the environment (host, port, app_dir, role, database_url, redis_url, vault_*) sit beside them so the
@@ -461,6 +483,10 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => AuditLogsConfig)
   audit_logs: AuditLogsConfig = new AuditLogsConfig();
+
+  @ValidateNested()
+  @Type(() => LiveConfig)
+  live: LiveConfig = new LiveConfig();
 
   // --- process options (flags and environment only) ---
   @IsString()

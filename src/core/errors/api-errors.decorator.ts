@@ -10,6 +10,7 @@ const DESCRIPTIONS: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict',
   413: 'Payload too large',
+  426: 'Upgrade required (a WebSocket route called without the upgrade)',
   429: 'Rate limited',
   500: 'Internal server error',
   502: 'Upstream error',

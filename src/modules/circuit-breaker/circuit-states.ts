@@ -5,6 +5,7 @@ import { Clock } from '../../core/clock/clock.js';
 import { withTimeout } from '../../core/clock/with-timeout.js';
 import { parseDuration } from '../../core/config/duration.js';
 import { GatewayConfig } from '../../core/config/gateway-config.js';
+import { LiveEvents } from '../../core/live/live-events.js';
 import { LOGGER } from '../../core/logging/logging.module.js';
 import { MetricsService } from '../../core/metrics/metrics.service.js';
 import { CounterStore } from '../../core/redis/counter.store.js';
@@ -69,6 +70,7 @@ export class CircuitStates implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(LOGGER) private readonly logger: Logger,
     counters: CounterStore,
     metrics: MetricsService,
+    private readonly live: LiveEvents,
   ) {
     this.store = counters.scoped(CIRCUITS_NAMESPACE);
     this.timeoutMs = parseDuration(config.governance.counter_timeout) ?? 500;
@@ -106,7 +108,10 @@ export class CircuitStates implements OnApplicationBootstrap, OnModuleDestroy {
   /** Drops an expired circuit from this replica's view (its probe was answered without a signal). */
   forgetExpired(key: string): void {
     const circuit = this.mirror.get(key);
-    if (circuit !== undefined && circuit.expiresAt <= this.clock.now()) this.mirror.delete(key);
+    if (circuit !== undefined && circuit.expiresAt <= this.clock.now()) {
+      this.mirror.delete(key);
+      this.announce('closed', key, { reason: 'probe_succeeded' });
+    }
   }
 
   /** Opens (or opens again) a circuit here, in the shared record, and on every replica. */
@@ -121,6 +126,7 @@ export class CircuitStates implements OnApplicationBootstrap, OnModuleDestroy {
       this.unsynced.set(key, 'open');
     }
     await this.tell({ open: key, circuit });
+    this.announce('opened', key, viewOf(circuit));
   }
 
   /** The open circuits, by circuit key (Redis's view with scale-out; this replica's when Redis cannot be read). */
@@ -155,6 +161,7 @@ export class CircuitStates implements OnApplicationBootstrap, OnModuleDestroy {
       this.unsynced.set(key, 'close');
     }
     await this.tell({ close: [key] });
+    if (existed) this.announce('closed', key, { reason: 'closed_by_hand' });
     return existed;
   }
 
@@ -170,6 +177,12 @@ export class CircuitStates implements OnApplicationBootstrap, OnModuleDestroy {
       for (const key of keys) this.unsynced.set(key, 'close');
     }
     if (keys.size > 0) await this.tell({ close: [...keys] });
+    for (const key of keys) this.announce('closed', key, { reason: 'policy_deleted' });
+  }
+
+  /** Pushes an opening or closing to live-channel subscribers (docs/live-channel.md) from the replica that made it. */
+  private announce(action: 'opened' | 'closed', key: string, data: object): void {
+    this.live.publish({ type: 'circuit', resource: 'circuit', action, id: key, data, requires: 'CircuitBreaker' });
   }
 
   /** This replica's mirror now (the bus delivers locally first), the others' as soon as Redis relays it. */

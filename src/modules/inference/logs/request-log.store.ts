@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { AppendLogWriter, type AppendLogKindStats } from '../../../core/append-log/append-log.writer.js';
 import { parseDuration } from '../../../core/config/duration.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
+import { LiveEvents } from '../../../core/live/live-events.js';
 import { ExpiredRowsRegistry } from '../../../core/maintenance/expired-rows.service.js';
+import { RequestLogDto } from './dto/request-log.dto.js';
 import { RequestLogContentEntity } from './entities/request-log-content.entity.js';
 import { RequestLogEntity } from './entities/request-log.entity.js';
 
@@ -20,6 +22,7 @@ export class RequestLogStore {
     private readonly writer: AppendLogWriter,
     expiredRows: ExpiredRowsRegistry,
     config: GatewayConfig,
+    private readonly live: LiveEvents,
   ) {
     writer.register(REQUEST_LOG_KIND, { target: RequestLogEntity });
     writer.register(REQUEST_LOG_CONTENT_KIND, { target: RequestLogContentEntity });
@@ -34,9 +37,19 @@ export class RequestLogStore {
     });
   }
 
+  /** Queues the row (and its content) for writing, and pushes its list view to live-channel subscribers. */
   append(row: RequestLogEntity, content: RequestLogContentEntity | null): void {
     this.writer.append(REQUEST_LOG_KIND, row);
     if (content) this.writer.append(REQUEST_LOG_CONTENT_KIND, content);
+    if (this.live.listening) {
+      this.live.publish({
+        type: 'log',
+        action: 'created',
+        id: row.id,
+        data: RequestLogDto.from(row),
+        requires: 'Logs',
+      });
+    }
   }
 
   /** Resolves once every row appended so far is written (reads see what was logged before them). */

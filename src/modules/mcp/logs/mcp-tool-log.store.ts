@@ -4,6 +4,7 @@ import { AppendLogWriter, type AppendLogKindStats } from '../../../core/append-l
 import { Clock } from '../../../core/clock/clock.js';
 import { parseDuration } from '../../../core/config/duration.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
+import { LiveEvents } from '../../../core/live/live-events.js';
 import { ExpiredRowsRegistry } from '../../../core/maintenance/expired-rows.service.js';
 import { McpToolLogWriter, type McpToolLogEnd, type McpToolLogStart } from '../mcp-contract.js';
 import { McpToolLogEntity } from './entities/mcp-tool-log.entity.js';
@@ -59,6 +60,7 @@ export class McpToolLogStore extends McpToolLogWriter {
     private readonly clock: Clock,
     expiredRows: ExpiredRowsRegistry,
     config: GatewayConfig,
+    private readonly live: LiveEvents,
   ) {
     super();
     writer.register(MCP_TOOL_LOG_KIND, {
@@ -88,6 +90,10 @@ export class McpToolLogStore extends McpToolLogWriter {
       created_at: new Date(this.clock.now()),
     };
     this.writer.append(MCP_TOOL_LOG_KIND, row);
+    if (this.live.listening) {
+      const view = { ...row, timestamp: entry.timestamp.toISOString(), created_at: row.created_at!.toISOString() };
+      this.live.publish({ type: 'mcp_log', action: 'created', id: entry.id, data: view, requires: 'MCPLogs' });
+    }
   }
 
   finished(id: string, end: McpToolLogEnd): void {
@@ -106,6 +112,12 @@ export class McpToolLogStore extends McpToolLogWriter {
       error_details: end.error_details ?? null,
     };
     this.writer.append(MCP_TOOL_LOG_KIND, row);
+    if (this.live.listening) {
+      // The end's own columns: the start's were pushed with `created`.
+      const { status, latency, cost, result, error_details } = row;
+      const view = { id, status, latency, cost, result, error_details };
+      this.live.publish({ type: 'mcp_log', action: 'updated', id, data: view, requires: 'MCPLogs' });
+    }
   }
 
   /** Resolves once every row appended so far is written (reads see what was logged before them). */
