@@ -1,3 +1,4 @@
+import { SemanticCache1795700000013 } from './1795700000013-SemanticCache.js';
 // Every migration, in order. New files are added here by `npm run migration:generate`.
 import { AsyncJobs1795700000008 } from './1795700000008-AsyncJobs.js';
 import { Webhooks1795700000009 } from './1795700000009-Webhooks.js';
@@ -46,4 +47,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   AsyncJobs1795700000008,
   Webhooks1795700000009,
   McpClientStatus1795700000010,
+  SemanticCache1795700000013,
 ];

@@ -81,6 +81,7 @@ export const ERROR_CODES = {
   async_job_not_found: 404,
   webhook_not_found: 404,
   webhook_delivery_not_found: 404,
+  cache_entry_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   already_exists: 409,
