@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   provider_not_found: 404,
   provider_key_not_found: 404,
   log_not_found: 404,
+  plugin_not_found: 404,
   routing_rule_not_found: 404,
   deployment_not_found: 404,
   model_not_found: 404,

@@ -1,0 +1,307 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GatewayException } from '../../src/core/errors/gateway.exception.js';
+import type { GatewayPlugin, PluginJson, PluginStreamEnd } from '../../src/core/plugins/gateway-plugin.js';
+import { PluginRegistry } from '../../src/core/plugins/plugin-registry.js';
+import { RUN_MODE } from '../helpers/test-env.js';
+import {
+  expectInferenceError,
+  seen,
+  sseMessages,
+  startInferenceStack,
+  type InferenceStack,
+} from '../inference/inference-kit.js';
+
+const chat = (content: string, extra: Record<string, unknown> = {}) => ({
+  model: 'openai/gpt-4o-mini',
+  messages: [{ role: 'user', content }],
+  ...extra,
+});
+
+function lastContent(body: PluginJson): string {
+  const messages = body.messages as Array<{ content: string }>;
+  return messages[messages.length - 1]!.content;
+}
+
+/** Appends ` [tag]` to the last message: the provider sees the tags in chain order. */
+function tagger(name: string, order: number, seenOrder: string[]): GatewayPlugin {
+  return {
+    name,
+    defaults: { enabled: true, order },
+    onRequest(request) {
+      if (!lastContent(request.body).startsWith('tag')) return undefined;
+      seenOrder.push(name);
+      request.log('info', `tagged by ${name}`);
+      const messages = (request.body.messages as Array<{ role: string; content: string }>).map((m) => ({ ...m }));
+      messages[messages.length - 1]!.content += ` [${name}]`;
+      return { body: { ...request.body, messages }, headers: { [`x-test-${name}`]: 'seen' } };
+    },
+  };
+}
+
+const UNARY_ANSWER = {
+  id: 'chatcmpl-cached',
+  object: 'chat.completion',
+  created: 1700000000,
+  model: 'gpt-4o-mini',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'from the plugin' }, finish_reason: 'stop' }],
+};
+
+const chunk = (delta: PluginJson, finish: string | null = null) => ({
+  id: 'chatcmpl-cached',
+  object: 'chat.completion.chunk',
+  created: 1700000000,
+  model: 'gpt-4o-mini',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+
+/** Answers `answer me` itself (unary or as a stream of two groups), like a cache hit. */
+const answering: GatewayPlugin = {
+  name: 'test-answer',
+  defaults: { enabled: true, order: 50 },
+  onRequest(request) {
+    if (lastContent(request.body) !== 'answer me') return undefined;
+    const usage = { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7, cost: { total_cost: 0.5 } };
+    const headers = { 'x-gateway-cache-status': 'hit', 'x-gateway-cache-type': 'direct' };
+    if (!request.stream) {
+      return {
+        answer: {
+          type: 'unary',
+          provider: 'openai',
+          model: 'gpt-4o-mini',
+          body: structuredClone(UNARY_ANSWER),
+          usage,
+          headers,
+        },
+      };
+    }
+    const groups = [
+      [{ kind: 'chunk', chunk: chunk({ role: 'assistant', content: 'from ' }) }],
+      [
+        { kind: 'chunk', chunk: chunk({ content: 'the plugin' }) },
+        { kind: 'chunk', chunk: chunk({}, 'stop'), usage },
+      ],
+    ];
+    return { answer: { type: 'stream', provider: 'openai', model: 'gpt-4o-mini', groups, usage, headers } };
+  },
+};
+
+/** Refuses `forbidden` with a GatewayError of its choice. */
+const refusing: GatewayPlugin = {
+  name: 'test-refuse',
+  defaults: { enabled: true, order: 5 },
+  onRequest(request) {
+    if (lastContent(request.body) !== 'forbidden') return undefined;
+    throw new GatewayException(403, 'permission_denied', 'This topic is refused by policy', {
+      reason: 'policy_access_denied',
+    });
+  },
+};
+
+/** Fails on `fail`: one throws, the other never settles. */
+const throwing: GatewayPlugin = {
+  name: 'test-throw',
+  defaults: { enabled: true, order: 1 },
+  onRequest(request) {
+    if (lastContent(request.body) === 'fail') throw new Error('plugin bug');
+    return undefined;
+  },
+};
+const hanging: GatewayPlugin = {
+  name: 'test-hang',
+  defaults: { enabled: true, order: 2 },
+  onRequest(request) {
+    if (lastContent(request.body) !== 'fail') return undefined;
+    return new Promise(() => undefined);
+  },
+};
+
+/** Sees every answer: unary ones and the ends of streams (with their groups). */
+function observer(responses: PluginJson[], ends: PluginStreamEnd[]): GatewayPlugin {
+  return {
+    name: 'test-observe',
+    recordsStream: true,
+    defaults: { enabled: true, order: 90 },
+    onResponse(request, response) {
+      responses.push({ ...response, requestId: request.requestId });
+      request.log('debug', `observed ${response.fromPlugin ? 'plugin' : 'provider'} answer`);
+    },
+    onStreamEnd(request, end) {
+      ends.push(end);
+    },
+  };
+}
+
+describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
+  let s: InferenceStack;
+  let registry: PluginRegistry;
+  const order: string[] = [];
+  const responses: PluginJson[] = [];
+  const ends: PluginStreamEnd[] = [];
+
+  async function logRow(id: string): Promise<any> {
+    let row: any;
+    await expect
+      .poll(async () => {
+        const res = await s.admin.get(`/api/logs/${id}`);
+        row = res.body;
+        return res.status;
+      })
+      .toBe(200);
+    return row;
+  }
+
+  async function failures(plugin: string, hook: string, reason: string): Promise<number> {
+    const text = (await s.admin.get('/metrics')).text;
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith(`gateway_plugin_failures_total{plugin="${plugin}",hook="${hook}",reason="${reason}"}`));
+    return line ? Number(line.split(' ').pop()) : 0;
+  }
+
+  beforeAll(async () => {
+    s = await startInferenceStack({ plugins: { hook_timeout: '100ms' } });
+    registry = s.gw.app.get(PluginRegistry);
+    for (const p of [tagger('b', 20, order), tagger('a', 10, order), answering, refusing, throwing, hanging]) {
+      registry.register(p);
+    }
+    registry.register(observer(responses, ends));
+  });
+  afterAll(() => s?.close());
+  beforeEach(() => {
+    s.sim.reset();
+    order.length = 0;
+    responses.length = 0;
+    ends.length = 0;
+  });
+  afterEach(() => undefined);
+
+  it('runs pre-request hooks in declared order; rewrites reach the provider; plugin_logs land in the row', async () => {
+    const res = await s.inference.post('/v1/chat/completions', chat('tag me'));
+    expect(res.status, res.text).toBe(200);
+    expect(order).toEqual(['a', 'b']);
+    expect(seen(s.sim)[0].body.messages[0].content).toBe('tag me [a] [b]');
+    expect(res.headers.get('x-test-a')).toBe('seen');
+    expect(res.headers.get('x-test-b')).toBe('seen');
+    const id = res.headers.get('x-request-id')!;
+    await expect.poll(() => responses.length).toBe(1);
+    expect(responses[0]).toMatchObject({ requestId: id, status: 200, provider: 'openai', fromPlugin: false });
+    const row = await logRow(id);
+    expect(row.cache_hit).toBe(false);
+    const logs = JSON.parse(row.plugin_logs);
+    expect(logs.map((l: any) => [l.plugin, l.level, l.message])).toEqual([
+      ['a', 'info', 'tagged by a'],
+      ['b', 'info', 'tagged by b'],
+      ['test-observe', 'debug', 'observed provider answer'],
+    ]);
+    expect(typeof logs[0].at_ms).toBe('number');
+  });
+
+  it('a refusal answers the GatewayError the plugin chose, and no provider is called', async () => {
+    const res = await s.inference.post('/v1/chat/completions', chat('forbidden'));
+    expectInferenceError(res, 403, 'policy_access_denied', { code: 'permission_denied' });
+    expect(res.body.error.message).toBe('This topic is refused by policy');
+    expect(seen(s.sim)).toHaveLength(0);
+    const row = await logRow(res.headers.get('x-request-id')!);
+    expect(row).toMatchObject({ status: 'error', status_code: 403, error_type: 'policy_access_denied' });
+  });
+
+  it('a throwing and a timing-out plugin are skipped: the request succeeds, failures are counted and logged', async () => {
+    const thrownBefore = await failures('test-throw', 'onRequest', 'error');
+    const hungBefore = await failures('test-hang', 'onRequest', 'timeout');
+    const started = performance.now();
+    const res = await s.inference.post('/v1/chat/completions', chat('fail'));
+    expect(res.status, res.text).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+    expect(seen(s.sim)).toHaveLength(1);
+    expect(await failures('test-throw', 'onRequest', 'error')).toBe(thrownBefore + 1);
+    expect(await failures('test-hang', 'onRequest', 'timeout')).toBe(hungBefore + 1);
+    const lines = s.gw.logs.records().filter((l: any) => l.msg === 'plugin hook skipped');
+    expect(
+      lines.some((l: any) => l.plugin === 'test-throw' && l.reason === 'error' && l.err === 'Error: plugin bug'),
+    ).toBe(true);
+    expect(lines.some((l: any) => l.plugin === 'test-hang' && l.reason === 'timeout')).toBe(true);
+    const row = await logRow(res.headers.get('x-request-id')!);
+    const logs = JSON.parse(row.plugin_logs);
+    expect(logs.filter((l: any) => l.level === 'error').map((l: any) => l.plugin)).toEqual(['test-throw', 'test-hang']);
+  });
+
+  it("a plugin's unary answer is served at zero cost without the provider, logged as a cache hit", async () => {
+    const res = await s.inference.post('/v1/chat/completions', chat('answer me'));
+    expect(res.status, res.text).toBe(200);
+    expect(seen(s.sim)).toHaveLength(0);
+    expect(res.body.choices[0].message.content).toBe('from the plugin');
+    expect(res.body.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
+    expect(res.body.usage.cost.total_cost).toBe(0);
+    expect(res.headers.get('x-gateway-cost-usd')).toBe('0');
+    expect(res.headers.get('x-gateway-cache-status')).toBe('hit');
+    expect(res.headers.get('x-gateway-routing-info-provider')).toBe('openai');
+    expect(res.headers.get('x-gateway-routing-info-model')).toBe('gpt-4o-mini');
+    await expect.poll(() => responses.length).toBe(1);
+    expect(responses[0]).toMatchObject({ fromPlugin: true, provider: 'openai', model: 'gpt-4o-mini' });
+    const row = await logRow(res.headers.get('x-request-id')!);
+    expect(row).toMatchObject({
+      status: 'success',
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      cache_hit: true,
+      cache_type: 'direct',
+      cost: 0,
+      total_tokens: 7,
+      selected_key_id: null,
+    });
+    const hits = await s.admin.get('/api/logs', { query: { cache_hit: 'true', limit: 100 } });
+    expect(hits.status, hits.text).toBe(200);
+    expect(hits.body.logs.map((r: any) => r.id)).toContain(row.id);
+    expect(hits.body.logs.every((r: any) => r.cache_hit === true)).toBe(true);
+    const misses = await s.admin.get('/api/logs', { query: { cache_hit: 'false', limit: 100 } });
+    expect(misses.body.logs.length).toBeGreaterThan(0);
+    expect(misses.body.logs.some((r: any) => r.id === row.id)).toBe(false);
+  });
+
+  it("a plugin's stream answer is replayed with its chunking through the SDK, at zero cost", async () => {
+    const stream = await s.openai.chat.completions
+      .create({ ...chat('answer me'), stream: true, stream_options: { include_usage: true } } as never)
+      .withResponse();
+    expect(stream.response.headers.get('x-gateway-cost-usd')).toBe('0');
+    expect(stream.response.headers.get('x-gateway-cache-type')).toBe('direct');
+    const chunks: any[] = [];
+    for await (const c of stream.data as unknown as AsyncIterable<any>) chunks.push(c);
+    expect(seen(s.sim)).toHaveLength(0);
+    expect(chunks.map((c) => c.choices[0]?.delta?.content ?? null).join('')).toContain('from the plugin');
+    const usage = chunks[chunks.length - 1].usage;
+    expect(usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
+    expect(usage.cost.total_cost).toBe(0);
+    await expect.poll(() => ends.length).toBe(1);
+    expect(ends[0]).toMatchObject({ status: 200, fromPlugin: true, failed: false });
+    // The observer recorded two groups, as the plugin gave them.
+    expect(ends[0]!.groups).toHaveLength(2);
+    const row = await logRow(stream.response.headers.get('x-request-id')!);
+    expect(row).toMatchObject({ cache_hit: true, cache_type: 'direct', stream: true, cost: 0 });
+  });
+
+  it('a replayed stream keeps its groups as separate writes (raw SSE)', async () => {
+    const res = await fetch(`${s.gw.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.vk}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...chat('answer me'), stream: true }),
+    });
+    expect(res.status).toBe(200);
+    const reads: string[] = [];
+    const decoder = new TextDecoder();
+    for await (const bytes of res.body as unknown as AsyncIterable<Uint8Array>) reads.push(decoder.decode(bytes));
+    const messages = sseMessages(reads.join(''));
+    expect(messages.map((m) => m.data)).toHaveLength(4);
+    expect(messages[3]!.data).toBe('[DONE]');
+    expect(JSON.parse(messages[0]!.data).choices[0].delta.content).toBe('from ');
+  });
+
+  it("a provider's stream reaches stream-end hooks with its outputs recorded", async () => {
+    const res = await s.inference.post('/v1/chat/completions', chat('hello there', { stream: true }));
+    expect(res.status, res.text).toBe(200);
+    await expect.poll(() => ends.length).toBe(1);
+    expect(ends[0]).toMatchObject({ status: 200, fromPlugin: false, failed: false, provider: 'openai' });
+    const outputs = ends[0]!.groups!.flat() as Array<{ kind: string }>;
+    expect(outputs.length).toBeGreaterThan(0);
+    expect(outputs.every((o) => o.kind === 'chunk')).toBe(true);
+  });
+});
