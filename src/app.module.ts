@@ -21,6 +21,7 @@ import { FormatsModule } from './modules/inference/formats/formats.module.js';
 import { McpModule } from './modules/mcp/mcp.module.js';
 import { AccessProfilesModule } from './modules/access-profiles/access-profiles.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
+import { CacheModule } from './modules/cache/cache.module.js';
 
 export interface AppModuleOptions {
   config: GatewayConfig;
@@ -61,6 +62,7 @@ export class AppModule {
         McpModule,
         AccessProfilesModule,
         WebhooksModule,
+        CacheModule,
         ...(options.extraModules ?? []),
       ],
     };
