@@ -20,6 +20,7 @@ import { InferenceModule } from './modules/inference/inference.module.js';
 import { FormatsModule } from './modules/inference/formats/formats.module.js';
 import { McpModule } from './modules/mcp/mcp.module.js';
 import { AccessProfilesModule } from './modules/access-profiles/access-profiles.module.js';
+import { PluginsModule } from './modules/plugins/plugins.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 
 export interface AppModuleOptions {
@@ -61,6 +62,7 @@ export class AppModule {
         McpModule,
         AccessProfilesModule,
         WebhooksModule,
+        PluginsModule,
         ...(options.extraModules ?? []),
       ],
     };
