@@ -20,6 +20,7 @@ import { InferenceModule } from './modules/inference/inference.module.js';
 import { FormatsModule } from './modules/inference/formats/formats.module.js';
 import { McpModule } from './modules/mcp/mcp.module.js';
 import { AccessProfilesModule } from './modules/access-profiles/access-profiles.module.js';
+import { PluginsModule } from './modules/plugins/plugins.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { CacheModule } from './modules/cache/cache.module.js';
 
@@ -62,6 +63,7 @@ export class AppModule {
         McpModule,
         AccessProfilesModule,
         WebhooksModule,
+        PluginsModule,
         CacheModule,
         ...(options.extraModules ?? []),
       ],

@@ -358,6 +358,18 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
     expect(actual).toEqual(expected);
   });
 
+  it('plugin routes carry their permissions, so the checks above cover them (issue 17)', () => {
+    const expected: Record<string, string> = {
+      'GET /api/plugins': 'Plugins:View',
+      'GET /api/plugins/:name': 'Plugins:View',
+      'PUT /api/plugins/:name': 'Plugins:Update',
+    };
+    const actual = Object.fromEntries(
+      Object.keys(expected).map((k) => [k, permissionOf(routes.find((r) => key(r) === k)?.access)]),
+    );
+    expect(actual).toEqual(expected);
+  });
+
   it('the local admin bypasses permission checks', async () => {
     const management = routes.filter((r) => isManagement(r.path) && r.access?.kind === 'management');
     const problems = await eachRoute(

@@ -1,10 +1,13 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
 import type { GatewayPlugin, PluginJson, PluginStreamEnd } from '../../src/core/plugins/gateway-plugin.js';
 import { PluginRegistry } from '../../src/core/plugins/plugin-registry.js';
-import { RUN_MODE } from '../helpers/test-env.js';
+import { expectGatewayError } from '../helpers/gateway-error.js';
+import { RUN_MODE, TEST_REDIS_URL } from '../helpers/test-env.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import {
   expectInferenceError,
+  SETUP_TOKEN,
   seen,
   sseMessages,
   startInferenceStack,
@@ -115,6 +118,19 @@ const hanging: GatewayPlugin = {
   },
 };
 
+/** Has a config of its own, which it checks. */
+const configured: GatewayPlugin = {
+  name: 'test-config',
+  defaults: { enabled: false, config: { limit: 1 } },
+  validateConfig(config) {
+    const limit = config.limit;
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+      return GatewayException.validation('config.limit', 'limit must be a positive integer');
+    }
+    return undefined;
+  },
+};
+
 /** Sees every answer: unary ones and the ends of streams (with their groups). */
 function observer(responses: PluginJson[], ends: PluginStreamEnd[]): GatewayPlugin {
   return {
@@ -161,7 +177,15 @@ describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
   beforeAll(async () => {
     s = await startInferenceStack({ plugins: { hook_timeout: '100ms' } });
     registry = s.gw.app.get(PluginRegistry);
-    for (const p of [tagger('b', 20, order), tagger('a', 10, order), answering, refusing, throwing, hanging]) {
+    for (const p of [
+      tagger('b', 20, order),
+      tagger('a', 10, order),
+      answering,
+      refusing,
+      throwing,
+      hanging,
+      configured,
+    ]) {
       registry.register(p);
     }
     registry.register(observer(responses, ends));
@@ -173,7 +197,6 @@ describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
     responses.length = 0;
     ends.length = 0;
   });
-  afterEach(() => undefined);
 
   it('runs pre-request hooks in declared order; rewrites reach the provider; plugin_logs land in the row', async () => {
     const res = await s.inference.post('/v1/chat/completions', chat('tag me'));
@@ -303,5 +326,130 @@ describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
     const outputs = ends[0]!.groups!.flat() as Array<{ kind: string }>;
     expect(outputs.length).toBeGreaterThan(0);
     expect(outputs.every((o) => o.kind === 'chunk')).toBe(true);
+  });
+
+  it('GET /api/plugins lists every registered plugin with its settings, in chain order', async () => {
+    const res = await s.admin.get('/api/plugins');
+    expect(res.status, res.text).toBe(200);
+    const byName = Object.fromEntries(res.body.plugins.map((p: any) => [p.name, p]));
+    expect(res.body.count).toBe(res.body.plugins.length);
+    expect(byName.logging).toEqual({ name: 'logging', enabled: true, order: 0, config: {} });
+    expect(byName.telemetry).toEqual({ name: 'telemetry', enabled: false, order: 10, config: {} });
+    expect(byName.jsonparser).toEqual({ name: 'jsonparser', enabled: false, order: 40, config: {} });
+    expect(byName.a).toMatchObject({ enabled: true, order: 10 });
+    const orders = res.body.plugins.map((p: any) => p.order);
+    expect(orders).toEqual([...orders].sort((x: number, y: number) => x - y));
+    const one = await s.admin.get('/api/plugins/test-config');
+    expect(one.body).toEqual({ name: 'test-config', enabled: false, order: 100, config: { limit: 1 } });
+  });
+
+  it('unknown plugins are 404, bad settings 400 naming the field, and nothing is applied', async () => {
+    const missing = await s.admin.get('/api/plugins/nope');
+    expect(missing.status).toBe(404);
+    expectGatewayError(missing.body, 404, 'plugin_not_found');
+    expect((await s.admin.put('/api/plugins/nope', { enabled: true })).status).toBe(404);
+    const cases: Array<[unknown, string]> = [
+      [{ enabled: 'yes' }, 'enabled'],
+      [{ order: 1.5 }, 'order'],
+      [{ config: [1] }, 'config'],
+      [{ enabled: null }, 'enabled'],
+      [{ enabled: true, config: { limit: 0 } }, 'config.limit'],
+    ];
+    for (const [body, param] of cases) {
+      const res = await s.admin.put('/api/plugins/test-config', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expectGatewayError(res.body, 400, 'validation_failed');
+      expect(res.body.error.param).toBe(param);
+    }
+    const after = await s.admin.get('/api/plugins/test-config');
+    expect(after.body).toEqual({ name: 'test-config', enabled: false, order: 100, config: { limit: 1 } });
+    const ok = await s.admin.put('/api/plugins/test-config', { config: { limit: 5 } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body).toEqual({ name: 'test-config', enabled: false, order: 100, config: { limit: 5 } });
+    const audit = await s.admin.get('/api/audit-logs', { query: { limit: 50 } });
+    const puts = (audit.body.audit_logs ?? audit.body.logs ?? []).filter(
+      (r: any) => r.route === '/api/plugins/:name' && r.method === 'PUT',
+    );
+    expect(puts.some((r: any) => r.target_id === 'test-config' && r.status_code === 200)).toBe(true);
+  });
+
+  it('PUT disables, re-enables and reorders plugins for the next request', async () => {
+    expect((await s.admin.put('/api/plugins/a', { enabled: false })).body.enabled).toBe(false);
+    await s.inference.post('/v1/chat/completions', chat('tag 1'));
+    expect(order).toEqual(['b']);
+    expect(seen(s.sim)[0].body.messages[0].content).toBe('tag 1 [b]');
+    order.length = 0;
+    expect((await s.admin.put('/api/plugins/a', { enabled: true, order: 30 })).body).toMatchObject({ order: 30 });
+    await s.inference.post('/v1/chat/completions', chat('tag 2'));
+    expect(order).toEqual(['b', 'a']);
+    expect(seen(s.sim)[1].body.messages[0].content).toBe('tag 2 [b] [a]');
+    expect((await s.admin.put('/api/plugins/a', { order: 10 })).status).toBe(200);
+  });
+
+  it('the logging plugin switched off writes no request-log row; on again, rows come back', async () => {
+    expect((await s.admin.put('/api/plugins/logging', { enabled: false })).status).toBe(200);
+    const off = await s.inference.post('/v1/chat/completions', chat('not logged'));
+    expect(off.status).toBe(200);
+    expect((await s.admin.put('/api/plugins/logging', { enabled: true })).status).toBe(200);
+    const on = await s.inference.post('/v1/chat/completions', chat('logged'));
+    await logRow(on.headers.get('x-request-id')!);
+    expect((await s.admin.get(`/api/logs/${off.headers.get('x-request-id')}`)).status).toBe(404);
+  });
+
+  it('jsonparser repairs streamed JSON cut off at the stream end and logs it', async () => {
+    expect((await s.admin.put('/api/plugins/jsonparser', { enabled: true })).status).toBe(200);
+    try {
+      s.sim.scenario({
+        match: { family: 'openai' },
+        responses: [{ ok: true, text: '{"city": "Paris", "tags": ["a", "b' }],
+      });
+      const res = await s.inference.post(
+        '/v1/chat/completions',
+        chat('json please', { stream: true, response_format: { type: 'json_object' } }),
+      );
+      expect(res.status, res.text).toBe(200);
+      const row = await logRow(res.headers.get('x-request-id')!);
+      const logs = JSON.parse(row.plugin_logs ?? '[]').filter((l: any) => l.plugin === 'jsonparser');
+      expect(logs).toHaveLength(1);
+      expect(logs[0].message).toBe('streamed JSON was incomplete; repaired: {"city": "Paris", "tags": ["a", "b"]}');
+    } finally {
+      await s.admin.put('/api/plugins/jsonparser', { enabled: false });
+    }
+  });
+});
+
+describe.skipIf(!TEST_REDIS_URL || RUN_MODE !== 'postgres')(`plugin settings across replicas (${RUN_MODE})`, () => {
+  let s: InferenceStack;
+  let second: TestApp;
+  const order: string[] = [];
+
+  beforeAll(async () => {
+    s = await startInferenceStack({}, { keepDatabase: true });
+    second = await startTestApp({
+      config: { setup_token: SETUP_TOKEN, encryption_key: s.gw.config.encryption_key },
+      databaseUrl: s.gw.databaseUrl,
+      redisPrefix: s.gw.config.redis_prefix,
+    });
+    for (const app of [s.gw, second]) app.app.get(PluginRegistry).register(tagger('a', 10, order));
+  });
+  afterAll(async () => {
+    await s?.close();
+    await second?.close();
+  });
+
+  it('a plugin disabled on one replica stops acting on the other within a second', async () => {
+    const onSecond = second.http.withHeaders({ authorization: `Bearer ${s.vk}` });
+    expect((await onSecond.post('/v1/chat/completions', chat('tag x'))).status).toBe(200);
+    expect(order).toEqual(['a']);
+    expect((await s.admin.put('/api/plugins/a', { enabled: false })).status).toBe(200);
+    await vi.waitFor(() => expect(second.app.get(PluginRegistry).get('a')?.enabled).toBe(false), {
+      timeout: 1000,
+      interval: 20,
+    });
+    order.length = 0;
+    expect((await onSecond.post('/v1/chat/completions', chat('tag y'))).status).toBe(200);
+    expect(order).toEqual([]);
+    const listed = await second.http.withHeaders({ 'x-gateway-setup-token': SETUP_TOKEN }).get('/api/plugins/a');
+    expect(listed.body).toMatchObject({ name: 'a', enabled: false });
   });
 });
