@@ -48,7 +48,7 @@ const PENDING = 'write';
 export class ResponseCachePlugin implements GatewayPlugin {
   readonly name = 'cache';
   readonly recordsStream = true;
-  readonly defaults = { enabled: false, order: 10, config: {} };
+  readonly defaults = { enabled: false, order: 20, config: {} };
   /** Parsed configs by object: the registry hands every request the same object until the config changes. */
   private readonly parsed = new WeakMap<PluginJson, CacheSettings>();
 
