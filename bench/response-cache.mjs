@@ -17,8 +17,8 @@ import { parseArgs } from 'node:util';
 import { spawnBareProxy } from './lib/bare-proxy.mjs';
 import { runBench } from './lib/cleanup.mjs';
 import { manage, startGateway } from './lib/gateway.mjs';
-import { isChatCompletion, MODEL, PROVIDER_KEY, probe, spawnSimulator, wireGateway } from './lib/inference.mjs';
-import { alternate, formatLoad, ratio } from './lib/load.mjs';
+import { cpuMs, isChatCompletion, MODEL, PROVIDER_KEY, probe, spawnSimulator, wireGateway } from './lib/inference.mjs';
+import { formatLoad, mergeLoads, ratio, runLoad } from './lib/load.mjs';
 import { machineLine } from './lib/report.mjs';
 import { createScratchScaleOut, scaleOutRequested } from './lib/scale-out.mjs';
 
@@ -55,6 +55,37 @@ const body = (model, text) =>
   });
 const HIT_TEXT = 'Say hello to the cache benchmark in a dozen words or so, please.';
 let missCount = 0;
+
+/**
+ * A warm-up of each target, then `rounds` rounds in which every target runs for `seconds`, the order flipping each
+ * round so machine noise hits all alike; the gateway's CPU time is read around each of its targets' runs.
+ */
+async function alternateWithCpu(targets, conns, cpuOf) {
+  const names = Object.keys(targets);
+  const options = (name) => ({ ...targets[name], method: 'POST', check: isChatCompletion, connections: conns });
+  for (const name of names) await runLoad({ ...options(name), durationMs: warmup * 1000 });
+  const runs = Object.fromEntries(names.map((n) => [n, []]));
+  const cpu = Object.fromEntries(names.map((n) => [n, 0]));
+  const pidOf = (name) => Object.entries(cpuOf).find(([, list]) => list.includes(name))?.[0];
+  for (let i = 0; i < rounds; i++) {
+    for (const name of i % 2 === 0 ? names : [...names].reverse()) {
+      const pid = pidOf(name);
+      const before = pid ? cpuMs(pid) : 0;
+      const r = await runLoad({ ...options(name), durationMs: seconds * 1000 });
+      if (pid) cpu[name] += cpuMs(pid) - before;
+      runs[name].push(r);
+      console.log(
+        `  round ${i + 1} ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`,
+      );
+    }
+  }
+  return Object.fromEntries(
+    names.map((n) => {
+      const merged = mergeLoads(runs[n]);
+      return [n, { ...merged, ...(pidOf(n) ? { cpuPerRequest: cpu[n] / merged.requests } : {}) }];
+    }),
+  );
+}
 
 await runBench(
   async () => {
@@ -103,17 +134,10 @@ await runBench(
       console.log(
         `\n${conns} connection${conns === 1 ? '' : 's'}, closed loop, ${rounds} rounds x ${seconds} s after a ${warmup} s warm-up, alternating`,
       );
-      const loads = await alternate(
-        Object.fromEntries(
-          Object.entries(targets).map(([name, t]) => [
-            name,
-            { ...t, method: 'POST', check: isChatCompletion, connections: conns },
-          ]),
-        ),
-        { rounds, roundMs: seconds * 1000, warmupMs: warmup * 1000 },
-      );
+      const loads = await alternateWithCpu(targets, conns, { [gw.pid]: ['miss', 'hit'] });
       for (const [name, r] of Object.entries(loads)) {
-        console.log(`  ${formatLoad(LABELS[name], r)}`);
+        const cpu = r.cpuPerRequest === undefined ? '' : `, gateway CPU ${r.cpuPerRequest.toFixed(3)} ms/req`;
+        console.log(`  ${formatLoad(LABELS[name], r)}${cpu}`);
         if (r.errors || r.bad) invalid.push(`${key} ${name}: ${r.errors} errors, ${r.bad} refused (${r.firstBad})`);
       }
       results[key] = loads;
@@ -123,11 +147,13 @@ await runBench(
     const addedOverBare = light.hit.p50 - light.bare.p50;
     const addedOverDirect = light.hit.p50 - light.direct.p50;
     console.log('\n## Summary (markdown)\n');
-    console.log(`| | p50, 1 connection | req/s, ${connections} connections |`);
-    console.log('| --- | --- | --- |');
+    console.log(`| | p50, 1 connection | req/s, ${connections} connections | gateway CPU per request |`);
+    console.log('| --- | --- | --- | --- |');
     for (const name of Object.keys(targets)) {
+      const loaded = results.loaded[name];
+      const cpu = loaded.cpuPerRequest === undefined ? '-' : `${loaded.cpuPerRequest.toFixed(3)} ms`;
       console.log(
-        `| ${LABELS[name]} | ${light[name].p50.toFixed(3)} ms | ${results.loaded[name].rps.toFixed(0)} (${ratio(results.loaded[name].rps, results.loaded.bare.rps)} of the bare proxy) |`,
+        `| ${LABELS[name]} | ${light[name].p50.toFixed(3)} ms | ${loaded.rps.toFixed(0)} (${ratio(loaded.rps, results.loaded.bare.rps)} of the bare proxy) | ${cpu} |`,
       );
     }
     console.log(

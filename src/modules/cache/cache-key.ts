@@ -28,15 +28,38 @@ export function scopeOf(scope: CacheScope, virtualKeyId: string | undefined): st
 
 /** JSON with object keys in sorted order at every depth, so `{a,b}` and `{b,a}` hash alike. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .filter((k) => (value as PluginJson)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as PluginJson)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value);
+  // One string built in place (no per-level arrays or joins): this runs on every cacheable request.
+  let out = '';
+  const write = (v: unknown): void => {
+    if (v === null || typeof v !== 'object') {
+      out += JSON.stringify(v) ?? 'null';
+      return;
+    }
+    if (Array.isArray(v)) {
+      out += '[';
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) out += ',';
+        write(v[i] === undefined ? null : v[i]);
+      }
+      out += ']';
+      return;
+    }
+    const object = v as PluginJson;
+    const keys = Object.keys(object).sort();
+    out += '{';
+    let first = true;
+    for (const key of keys) {
+      const member = object[key];
+      if (member === undefined) continue;
+      if (!first) out += ',';
+      first = false;
+      out += JSON.stringify(key) + ':';
+      write(member);
+    }
+    out += '}';
+  };
+  write(value);
+  return out;
 }
 
 /**
