@@ -120,6 +120,21 @@ const hanging: GatewayPlugin = {
   },
 };
 
+/** Upper-cases the streamed text of `shout` requests. */
+const shouting: GatewayPlugin = {
+  name: 'test-shout',
+  defaults: { enabled: true, order: 60 },
+  onStreamChunk(request, output) {
+    if (lastContent(request.body) !== 'shout') return undefined;
+    const o = output as { kind: string; chunk?: any };
+    const delta = o.chunk?.choices?.[0]?.delta;
+    if (o.kind !== 'chunk' || typeof delta?.content !== 'string') return undefined;
+    const chunk = structuredClone(o.chunk);
+    chunk.choices[0].delta.content = delta.content.toUpperCase();
+    return { kind: 'chunk', chunk };
+  },
+};
+
 /** Has a config of its own, which it checks. */
 const configured: GatewayPlugin = {
   name: 'test-config',
@@ -187,6 +202,7 @@ describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
       throwing,
       hanging,
       configured,
+      shouting,
     ]) {
       registry.register(p);
     }
@@ -337,6 +353,16 @@ describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
     expect(messages.map((m) => m.data)).toHaveLength(4);
     expect(messages[3]!.data).toBe('[DONE]');
     expect(JSON.parse(messages[0]!.data).choices[0].delta.content).toBe('from ');
+  });
+
+  it('a chunk hook replaces stream outputs before they are written', async () => {
+    const res = await s.inference.post('/v1/chat/completions', chat('shout', { stream: true }));
+    expect(res.status, res.text).toBe(200);
+    const text = sseMessages(res.text)
+      .filter((m) => m.data !== '[DONE]')
+      .map((m) => JSON.parse(m.data).choices[0]?.delta?.content ?? '')
+      .join('');
+    expect(text).toBe('ECHO: SHOUT');
   });
 
   it("a provider's stream reaches stream-end hooks with its outputs recorded", async () => {

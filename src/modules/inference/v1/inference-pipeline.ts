@@ -79,15 +79,18 @@ export class InferencePipeline {
       const stream = validated.stream;
       // A native route may stream by its path (`:streamGenerateContent`, `converse-stream`), not by a body flag.
       if (native && stream && log) this.logs.captureStream(log);
-      const plugins = this.plugins.begin({
-        requestId: log?.logId ?? request.id,
-        kind,
-        body,
-        stream,
-        headers: request.headers,
-        virtualKeyId: request.principal?.virtualKey?.id,
-        startedPerf: started,
-      });
+      // Nothing is built while no enabled plugin has a hook this request would call.
+      const plugins = !this.plugins.wants(stream)
+        ? undefined
+        : this.plugins.begin({
+            requestId: log?.logId ?? request.id,
+            kind,
+            body,
+            stream,
+            headers: request.headers,
+            virtualKeyId: request.principal?.virtualKey?.id,
+            startedPerf: started,
+          });
       let answer: PluginAnswer | undefined;
       if (plugins) {
         if (log) log.pluginLogs = plugins.logs;
