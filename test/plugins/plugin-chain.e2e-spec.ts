@@ -5,6 +5,8 @@ import { PluginRegistry } from '../../src/core/plugins/plugin-registry.js';
 import { expectGatewayError } from '../helpers/gateway-error.js';
 import { RUN_MODE, TEST_REDIS_URL } from '../helpers/test-env.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.js';
+import { randomBytes } from 'node:crypto';
 import {
   expectInferenceError,
   SETUP_TOKEN,
@@ -118,6 +120,21 @@ const hanging: GatewayPlugin = {
   },
 };
 
+/** Upper-cases the streamed text of `shout` requests. */
+const shouting: GatewayPlugin = {
+  name: 'test-shout',
+  defaults: { enabled: true, order: 60 },
+  onStreamChunk(request, output) {
+    if (lastContent(request.body) !== 'shout') return undefined;
+    const o = output as { kind: string; chunk?: any };
+    const delta = o.chunk?.choices?.[0]?.delta;
+    if (o.kind !== 'chunk' || typeof delta?.content !== 'string') return undefined;
+    const chunk = structuredClone(o.chunk);
+    chunk.choices[0].delta.content = delta.content.toUpperCase();
+    return { kind: 'chunk', chunk };
+  },
+};
+
 /** Has a config of its own, which it checks. */
 const configured: GatewayPlugin = {
   name: 'test-config',
@@ -185,6 +202,7 @@ describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
       throwing,
       hanging,
       configured,
+      shouting,
     ]) {
       registry.register(p);
     }
@@ -281,6 +299,25 @@ describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
     expect(misses.body.logs.some((r: any) => r.id === row.id)).toBe(false);
   });
 
+  it('a hit counts as a request in the rate limits (plugins.cache_hits_count_requests), at zero cost', async () => {
+    const created = await s.admin.post('/api/governance/virtual-keys', {
+      name: 'hit-limits',
+      rate_limit: { request_max_limit: 2, request_reset_duration: '1m' },
+      budgets: [{ max_limit: 0.000001, reset_duration: '1d' }],
+    });
+    expect(created.status, created.text).toBe(201);
+    const limited = s.gw.http.withHeaders({ authorization: `Bearer ${created.body.virtual_key.value}` });
+    for (let i = 0; i < 2; i++) {
+      const hit = await limited.post('/v1/chat/completions', chat('answer me'));
+      expect(hit.status, hit.text).toBe(200);
+      expect(hit.headers.get('x-gateway-cost-usd')).toBe('0');
+      expect(hit.headers.get('x-ratelimit-remaining-requests')).toBe(String(1 - i));
+    }
+    const third = await limited.post('/v1/chat/completions', chat('answer me'));
+    expectInferenceError(third, 429, 'policy_rate_limited');
+    expect(seen(s.sim)).toHaveLength(0);
+  });
+
   it("a plugin's stream answer is replayed with its chunking through the SDK, at zero cost", async () => {
     const stream = await s.openai.chat.completions
       .create({ ...chat('answer me'), stream: true, stream_options: { include_usage: true } } as never)
@@ -316,6 +353,16 @@ describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
     expect(messages.map((m) => m.data)).toHaveLength(4);
     expect(messages[3]!.data).toBe('[DONE]');
     expect(JSON.parse(messages[0]!.data).choices[0].delta.content).toBe('from ');
+  });
+
+  it('a chunk hook replaces stream outputs before they are written', async () => {
+    const res = await s.inference.post('/v1/chat/completions', chat('shout', { stream: true }));
+    expect(res.status, res.text).toBe(200);
+    const text = sseMessages(res.text)
+      .filter((m) => m.data !== '[DONE]')
+      .map((m) => JSON.parse(m.data).choices[0]?.delta?.content ?? '')
+      .join('');
+    expect(text).toBe('ECHO: SHOUT');
   });
 
   it("a provider's stream reaches stream-end hooks with its outputs recorded", async () => {
@@ -451,5 +498,41 @@ describe.skipIf(!TEST_REDIS_URL || RUN_MODE !== 'postgres')(`plugin settings acr
     expect(order).toEqual([]);
     const listed = await second.http.withHeaders({ 'x-gateway-setup-token': SETUP_TOKEN }).get('/api/plugins/a');
     expect(listed.body).toMatchObject({ name: 'a', enabled: false });
+  });
+});
+
+describe(`the telemetry plugin (${RUN_MODE})`, () => {
+  let receiver: OtlpReceiver;
+  let s: InferenceStack;
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    s = await startInferenceStack({ otel: { endpoint: receiver.url, export_interval: '50ms' } });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await receiver?.close();
+  });
+
+  /** Sends a request in a new trace; answers the trace id. */
+  async function traced(): Promise<string> {
+    const traceId = randomBytes(16).toString('hex');
+    const header = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+    const res = await s.inference.post('/v1/chat/completions', chat('trace me'), { headers: { traceparent: header } });
+    expect(res.status, res.text).toBe(200);
+    return traceId;
+  }
+
+  it('is on when otel is configured; switched off, requests export no spans; on again, they do', async () => {
+    expect((await s.admin.get('/api/plugins/telemetry')).body).toMatchObject({ enabled: true });
+    const first = await traced();
+    await receiver.waitFor((spans) => spans.find((x) => x.traceId === first));
+    expect((await s.admin.put('/api/plugins/telemetry', { enabled: false })).status).toBe(200);
+    const off = await traced();
+    expect((await s.admin.put('/api/plugins/telemetry', { enabled: true })).status).toBe(200);
+    const on = await traced();
+    // Spans are exported in order: once the later request's span is in, the switched-off one would be too.
+    await receiver.waitFor((spans) => spans.find((x) => x.traceId === on));
+    expect(receiver.spans().filter((x) => x.traceId === off)).toEqual([]);
   });
 });

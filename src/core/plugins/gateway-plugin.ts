@@ -122,7 +122,10 @@ export interface GatewayPlugin {
   onRequest?(request: PluginRequest): PreRequestOutcome | undefined | Promise<PreRequestOutcome | undefined>;
   /** After a unary answer is written; may not change it (the caller already has it). */
   onResponse?(request: PluginRequest, response: PluginResponse): void | Promise<void>;
-  /** Each canonical stream output before it is written; may return a replacement (e.g. repaired JSON). */
+  /**
+   * Each canonical stream output before it is written; may return a replacement (e.g. repaired JSON). Synchronous: a
+   * promise is ignored. A replaced `chunk` output leaves out its `raw` text (the writer sends `raw` when present).
+   */
   onStreamChunk?(request: PluginRequest, output: unknown): unknown;
   /** After a stream ended (served, failed or cut off). */
   onStreamEnd?(request: PluginRequest, end: PluginStreamEnd): void | Promise<void>;

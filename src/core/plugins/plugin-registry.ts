@@ -103,10 +103,19 @@ export class PluginRegistry {
     return settings !== undefined && !settings.enabled;
   }
 
-  /** The request's run of the chain, or undefined when no enabled plugin has a hook (no allocation then). */
+  /**
+   * The request's run of the chain, or undefined when no enabled plugin has a hook this request would call (a unary
+   * request with only stream hooks enabled). The pipeline asks `wants` first, so nothing is allocated then.
+   */
   begin(init: PluginRunInit): PluginRun | undefined {
+    return this.wants(init.stream) ? new PluginRun(this.chain!, init, this.failures, this.hookTimeoutMs) : undefined;
+  }
+
+  /** Whether a request (streamed or not) would call any hook: checked before anything is built for `begin`. */
+  wants(stream: boolean): boolean {
     const chain = this.chain;
-    return chain === undefined ? undefined : new PluginRun(chain, init, this.failures, this.hookTimeoutMs);
+    if (chain === undefined) return false;
+    return stream || chain.request.length > 0 || chain.response.length > 0;
   }
 
   private rebuild(): void {

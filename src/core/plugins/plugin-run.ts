@@ -156,12 +156,17 @@ export class PluginRun {
   chunks<T>(outputs: T[]): T[] {
     if (outputs.length === 0) return outputs;
     let current = outputs;
-    if (this.chain.chunk.length > 0) {
-      current = outputs.map((output) => {
+    const hooks = this.chain.chunk;
+    if (hooks.length > 0) {
+      for (let i = 0; i < outputs.length; i++) {
+        const output = outputs[i];
         let out: unknown = output;
-        for (const entry of this.chain.chunk) out = this.chunk(entry, out);
-        return out as T;
-      });
+        for (const entry of hooks) out = this.chunk(entry, out);
+        // A copy of the array only when some hook replaced an output: watching costs no allocation.
+        if (out === output) continue;
+        if (current === outputs) current = outputs.slice();
+        current[i] = out as T;
+      }
     }
     // A copy: the writer fills in fields (`usage: null`) of the outputs it writes.
     this.groups?.push(structuredClone(current));

@@ -14,6 +14,7 @@ import { startInferenceTrace } from '../inference-tracing.js';
 import type { InferenceKind, Json } from '../providers/provider-adapter.js';
 import type { InferenceCall } from '../routing/inference-call.js';
 import { InferenceRouter } from '../routing/inference-router.service.js';
+import { AnsweredRequestLimits } from '../routing/answered-request-limits.js';
 import { NativeAsync } from '../async/native-async.js';
 import { InferenceAccess } from './inference-access.js';
 import { InferenceAgent, type InjectedTools } from './inference-agent.js';
@@ -43,6 +44,7 @@ export class InferencePipeline {
     private readonly agent: InferenceAgent,
     private readonly nativeAsync: NativeAsync,
     private readonly plugins: PluginRegistry,
+    private readonly answeredLimits: AnsweredRequestLimits,
   ) {}
 
   async run(route: InferenceKind | NativeRoute, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -77,15 +79,18 @@ export class InferencePipeline {
       const stream = validated.stream;
       // A native route may stream by its path (`:streamGenerateContent`, `converse-stream`), not by a body flag.
       if (native && stream && log) this.logs.captureStream(log);
-      const plugins = this.plugins.begin({
-        requestId: log?.logId ?? request.id,
-        kind,
-        body,
-        stream,
-        headers: request.headers,
-        virtualKeyId: request.principal?.virtualKey?.id,
-        startedPerf: started,
-      });
+      // Nothing is built while no enabled plugin has a hook this request would call.
+      const plugins = !this.plugins.wants(stream)
+        ? undefined
+        : this.plugins.begin({
+            requestId: log?.logId ?? request.id,
+            kind,
+            body,
+            stream,
+            headers: request.headers,
+            virtualKeyId: request.principal?.virtualKey?.id,
+            startedPerf: started,
+          });
       let answer: PluginAnswer | undefined;
       if (plugins) {
         if (log) log.pluginLogs = plugins.logs;
@@ -116,6 +121,8 @@ export class InferencePipeline {
       if (answer) {
         // A plugin's answer: no provider, no routing, no admission; served as a provider's answer would be.
         if (log) log.cacheType = answer.headers?.['x-gateway-cache-type'] ?? null;
+        const limits = await this.answeredLimits.admit(call, answer.provider, answer.model);
+        if (limits && plugins) plugins.headers = { ...plugins.headers, ...limits };
         if (answer.type === 'stream') {
           const encoder = native?.streamEncoder?.({ body, stream });
           await this.responder.replay(call, answer, request, reply, abort, started, encoder);
