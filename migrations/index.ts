@@ -1,8 +1,10 @@
+import { SemanticCache1795700000013 } from './1795700000013-SemanticCache.js';
 // Every migration, in order. New files are added here by `npm run migration:generate`.
 import { RuntimeSettings1795700000011 } from './1795700000011-RuntimeSettings.js';
 import { AsyncJobs1795700000008 } from './1795700000008-AsyncJobs.js';
 import { Webhooks1795700000009 } from './1795700000009-Webhooks.js';
 import { McpClientStatus1795700000010 } from './1795700000010-McpClientStatus.js';
+import { PluginLogs1795700000012 } from './1795700000012-PluginLogs.js';
 import { AccessProfileRolesAndKeyHints1795700000006 } from './1795700000006-AccessProfileRolesAndKeyHints.js';
 import { AccessProfileVersions1795700000005 } from './1795700000005-AccessProfileVersions.js';
 import { AccessProfilePropagations1795700000007 } from './1795700000007-AccessProfilePropagations.js';
@@ -48,4 +50,6 @@ export const MIGRATIONS: Array<new () => unknown> = [
   Webhooks1795700000009,
   McpClientStatus1795700000010,
   RuntimeSettings1795700000011,
+  PluginLogs1795700000012,
+  SemanticCache1795700000013,
 ];

@@ -21,8 +21,10 @@ import { InferenceModule } from './modules/inference/inference.module.js';
 import { FormatsModule } from './modules/inference/formats/formats.module.js';
 import { McpModule } from './modules/mcp/mcp.module.js';
 import { AccessProfilesModule } from './modules/access-profiles/access-profiles.module.js';
+import { PluginsModule } from './modules/plugins/plugins.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { SettingsModule } from './modules/settings/settings.module.js';
+import { CacheModule } from './modules/cache/cache.module.js';
 
 export interface AppModuleOptions {
   config: GatewayConfig;
@@ -65,6 +67,8 @@ export class AppModule {
         AccessProfilesModule,
         WebhooksModule,
         SettingsModule,
+        PluginsModule,
+        CacheModule,
         ...(options.extraModules ?? []),
       ],
     };

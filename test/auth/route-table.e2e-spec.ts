@@ -48,6 +48,12 @@ const GOVERNANCE_OBJECT_ROUTES = [
   'PUT /api/governance/model-configs/:mc_id',
   'DELETE /api/governance/model-configs/:mc_id',
 ];
+/** Response cache routes (issue 17 §3). */
+const CACHE_ROUTES = [
+  'GET /api/cache/stats',
+  'DELETE /api/cache/clear/:request_id',
+  'DELETE /api/cache/clear-by-key/:cache_key',
+];
 /** Data-plane prefixes: their own auth (virtual keys, per-config tokens), never management, never setup-locked. */
 const DATA_PLANE_PREFIXES = ['/v1/', '/agents/a2a/'];
 
@@ -145,7 +151,10 @@ describe(`route table, open-source edition under the setup lock (${RUN_MODE})`, 
     );
     expect(routes.map(key)).toEqual(expect.arrayContaining(GOVERNANCE_OBJECT_ROUTES));
     // Each needs a management credential and its permission.
-    const access = GOVERNANCE_OBJECT_ROUTES.map((r) => routes.find((route) => key(route) === r)?.access?.kind);
+    expect(routes.map(key)).toEqual(expect.arrayContaining(CACHE_ROUTES));
+    const access = [...GOVERNANCE_OBJECT_ROUTES, ...CACHE_ROUTES].map(
+      (r) => routes.find((route) => key(route) === r)?.access?.kind,
+    );
     expect(new Set(access)).toEqual(new Set(['management']));
   });
   declarationChecksLazy(() => routes);
@@ -366,6 +375,18 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
       'POST /api/governance/access-profiles/:profile_id/propagate': 'AccessProfiles:Create',
       'POST /api/access-profiles/:profile_id/propagate': 'AccessProfiles:Create',
       'GET /api/governance/access-profiles/propagations/:job_id': 'AccessProfiles:View',
+    };
+    const actual = Object.fromEntries(
+      Object.keys(expected).map((k) => [k, permissionOf(routes.find((r) => key(r) === k)?.access)]),
+    );
+    expect(actual).toEqual(expected);
+  });
+
+  it('plugin routes carry their permissions, so the checks above cover them (issue 17)', () => {
+    const expected: Record<string, string> = {
+      'GET /api/plugins': 'Plugins:View',
+      'GET /api/plugins/:name': 'Plugins:View',
+      'PUT /api/plugins/:name': 'Plugins:Update',
     };
     const actual = Object.fromEntries(
       Object.keys(expected).map((k) => [k, permissionOf(routes.find((r) => key(r) === k)?.access)]),

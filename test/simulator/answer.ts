@@ -208,6 +208,19 @@ export function embed(text: string, dims: number): number[] {
   return v;
 }
 
+/**
+ * A bag-of-words embedding: the sum of each word's `embed` (lowercased, punctuation dropped), normalised. Texts that
+ * share most words point the same way (a paraphrase is similar, another question is not), what semantic caches need.
+ */
+export function embedWords(text: string, dims: number): number[] {
+  const sum = new Array<number>(dims).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    embed(word, dims).forEach((x, i) => (sum[i]! += x));
+  }
+  const norm = Math.sqrt(sum.reduce((acc, x) => acc + x * x, 0)) || 1;
+  return sum.map((x) => Math.round((x / norm) * 1e6) / 1e6);
+}
+
 /** OpenAI's `encoding_format: base64`: the float32 little-endian bytes, base64. */
 export function embeddingBase64(values: number[]): string {
   return Buffer.from(new Float32Array(values).buffer).toString('base64');

@@ -381,6 +381,28 @@ export class LiveConfig {
   max_connections = 1000;
 }
 
+/** The plugin chain around inference requests (docs/plugins.md). */
+export class PluginsConfig {
+  /** A hook whose promise takes longer is skipped for that request (logged, counted in metrics). */
+  @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 250ms' })
+  hook_timeout = '250ms';
+
+  /**
+   * Whether an answer a plugin gave (a cache hit) counts as a request in the virtual key's request rate limits. It is
+   * never charged to budgets or token limits.
+   */
+  @IsBoolean()
+  cache_hits_count_requests = true;
+
+  /**
+   * Settings per plugin name, `{ enabled?, order?, config? }`, over each plugin's defaults; `PUT /api/plugins/{name}`
+   * overrides them. Checked as each plugin registers at start-up.
+   */
+  @IsOptional()
+  @IsObject()
+  settings?: Record<string, unknown>;
+}
+
 /**
  * The whole gateway configuration. Property names are the config file's keys (snake_case); the keys that come only
  * from flags or the environment (host, port, app_dir, role, database_url, redis_url, vault_*) sit beside them so the
@@ -467,6 +489,10 @@ export class GatewayConfig {
   @ValidateNested()
   @Type(() => LogsConfig)
   logs: LogsConfig = new LogsConfig();
+
+  @ValidateNested()
+  @Type(() => PluginsConfig)
+  plugins: PluginsConfig = new PluginsConfig();
 
   @ValidateNested()
   @Type(() => McpConfig)

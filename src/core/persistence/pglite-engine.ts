@@ -1,5 +1,6 @@
 import { PGlite, types, type Results } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { vector } from '@electric-sql/pglite-pgvector';
 
 /** What the pool needs of a PGlite instance, wherever it runs (this thread or a worker). */
 export interface PGliteEngine {
@@ -35,8 +36,9 @@ export function createPGlite(options: EngineOptions): Promise<PGlite> {
     ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     postgresqlconf: EMBEDDED_POSTGRESQL_CONF,
-    // Trigram indexes serve the request logs' content search, as on a server where the migration creates pg_trgm.
-    extensions: { pg_trgm },
+    // Trigram indexes serve the request logs' content search, as on a server where the migration creates pg_trgm;
+    // pgvector stores the semantic cache's embeddings (docs/cache.md).
+    extensions: { pg_trgm, vector },
     parsers: PG_COMPATIBLE_PARSERS,
   });
 }

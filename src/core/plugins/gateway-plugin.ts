@@ -10,6 +10,8 @@
  * decision, not a failure: the caller gets the GatewayError the plugin chose.
  */
 
+import type { GatewayException } from '../errors/gateway.exception.js';
+
 export type PluginJson = Record<string, unknown>;
 
 /** The built-in plugins (decisions.md "Config, plugins, cache, live channel"). */
@@ -102,18 +104,36 @@ export interface PluginStreamEnd {
   readonly fromPlugin: boolean;
 }
 
+/** What a plugin is set up with before the config file or `/api/plugins/{name}` say otherwise. */
+export interface PluginDefaults {
+  /** Default false: a plugin registered without a say acts only once enabled. */
+  enabled?: boolean;
+  /** Default 100. */
+  order?: number;
+  config?: PluginJson;
+}
+
 export interface GatewayPlugin {
   readonly name: string;
+  readonly defaults?: PluginDefaults;
   /** Set when the plugin needs the stream's outputs at its end (`PluginStreamEnd.groups`); costs a copy per chunk. */
   readonly recordsStream?: boolean;
   /** May rewrite the request, answer it, or refuse it by throwing a GatewayException. */
   onRequest?(request: PluginRequest): PreRequestOutcome | undefined | Promise<PreRequestOutcome | undefined>;
   /** After a unary answer is written; may not change it (the caller already has it). */
   onResponse?(request: PluginRequest, response: PluginResponse): void | Promise<void>;
-  /** Each canonical stream output before it is written; may return a replacement (e.g. repaired JSON). */
+  /**
+   * Each canonical stream output before it is written; may return a replacement (e.g. repaired JSON). Synchronous: a
+   * promise is ignored. A replaced `chunk` output leaves out its `raw` text (the writer sends `raw` when present).
+   */
   onStreamChunk?(request: PluginRequest, output: unknown): unknown;
   /** After a stream ended (served, failed or cut off). */
   onStreamEnd?(request: PluginRequest, end: PluginStreamEnd): void | Promise<void>;
+  /**
+   * Checks a config before it is applied (from the config file at start-up, or a `PUT /api/plugins/{name}`): returns
+   * (or throws) the 400 to answer, `GatewayException.validation('config.<key>', ...)`, or undefined when it is fine.
+   */
+  validateConfig?(config: PluginJson): GatewayException | undefined;
 }
 
 /** How a plugin is set up: enabled, its order in the chain (lower first), its config. */

@@ -19,6 +19,7 @@ import { GatewayConfig } from '../config/gateway-config.js';
 import { LOGGER } from '../logging/logging.module.js';
 import { SecretsService } from '../secrets/secrets.service.js';
 import { startTracerProvider } from './tracer-provider.js';
+import { PluginRegistry } from '../plugins/plugin-registry.js';
 
 /** How a span ended. */
 export interface SpanOutcome {
@@ -101,11 +102,15 @@ export class InferenceTracing implements OnModuleInit, OnApplicationShutdown {
     private readonly config: GatewayConfig,
     private readonly secrets: SecretsService,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly plugins: PluginRegistry,
   ) {}
 
-  /** Whether spans are recorded (an endpoint is configured and the exporter started). */
+  /**
+   * Whether spans are recorded: an endpoint is configured, the exporter started, and the `telemetry` plugin is not
+   * switched off (`/api/plugins/telemetry`).
+   */
   get enabled(): boolean {
-    return this.tracer !== undefined;
+    return this.tracer !== undefined && !this.plugins.switchedOff('telemetry');
   }
 
   async onModuleInit(): Promise<void> {
@@ -141,7 +146,7 @@ export class InferenceTracing implements OnModuleInit, OnApplicationShutdown {
    */
   startRequest(headers: IncomingHttpHeaders, name: string, attributes: Attributes): RequestTrace | undefined {
     const tracer = this.tracer;
-    if (tracer === undefined) return undefined;
+    if (tracer === undefined || this.plugins.switchedOff('telemetry')) return undefined;
     const parent = this.propagator!.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
     return new RequestTrace(tracer, tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent));
   }

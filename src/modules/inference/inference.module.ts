@@ -25,6 +25,7 @@ import { RequestLogRecorder } from './logs/request-log.recorder.js';
 import { RequestLogStore } from './logs/request-log.store.js';
 import { PriceRefreshService } from './pricing/price-refresh.service.js';
 import { PriceTable } from './pricing/price-table.js';
+import { AnsweredRequestLimits } from './routing/answered-request-limits.js';
 import { InferenceRouter } from './routing/inference-router.service.js';
 import { UpstreamAttempts } from './routing/upstream-attempt.js';
 import { McpToolsModule } from '../mcp/tools/mcp-tools.module.js';
@@ -86,6 +87,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module.js';
     InferenceAccess,
     UpstreamAttempts,
     InferenceRouter,
+    AnsweredRequestLimits,
     InferenceResponder,
     InferencePipeline,
     OutboundAdapterIo,

@@ -1,4 +1,4 @@
-import { countWords, embed, embeddingBase64, newId } from '../answer.js';
+import { countWords, embed, embeddingBase64, embedWords, newId } from '../answer.js';
 import {
   bearer,
   type ErrorSpec,
@@ -19,6 +19,9 @@ type Obj = Record<string, unknown>;
 /** Embedding length when the request names none (real models use 1536 and more; tests need not pay for that). */
 export const DEFAULT_DIMENSIONS = 16;
 
+/** Embedding length of the `sim-bow-*` models when the request names none. */
+const BOW_DIMENSIONS = 256;
+
 export const OPENAI_MODELS = ['gpt-4o', 'gpt-4o-mini', 'gpt-5-mini', 'text-embedding-3-small', 'sim-echo'];
 
 function embeddingInputs(input: unknown): string[] {
@@ -37,11 +40,16 @@ export function embeddingsOperation(flavor: Flavor, req: SimRequest): Operation 
   const inputs = embeddingInputs(body.input);
   const dims = typeof body.dimensions === 'number' && body.dimensions > 0 ? Math.min(body.dimensions, 4096) : 0;
   const base64 = body.encoding_format === 'base64';
+  // `sim-bow-*` models embed by words (similar texts are similar; 256 numbers keep unrelated words apart); the others
+  // hash the whole text.
+  const byWords = typeof body.model === 'string' && body.model.startsWith('sim-bow');
+  const embedText = byWords ? embedWords : embed;
+  const defaultDims = byWords ? BOW_DIMENSIONS : DEFAULT_DIMENSIONS;
   return (knobs) => {
     let tokens = 0;
     const data = inputs.map((text, index) => {
       tokens += countWords(text);
-      const values = embed(text, dims || DEFAULT_DIMENSIONS);
+      const values = embedText(text, dims || defaultDims);
       return { object: 'embedding', index, embedding: base64 ? embeddingBase64(values) : values };
     });
     tokens = knobs.usage?.input_tokens ?? tokens;

@@ -52,6 +52,7 @@ function filtersOf(q: LogFiltersQueryDto): LogFilters {
     min_cost: q.min_cost,
     max_cost: q.max_cost,
     missing_cost_only: q.missing_cost_only,
+    cache_hit: q.cache_hit,
     content_search: search,
   };
 }

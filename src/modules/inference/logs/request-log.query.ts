@@ -38,6 +38,7 @@ export interface LogFilters {
   min_cost?: number;
   max_cost?: number;
   missing_cost_only?: boolean;
+  cache_hit?: boolean;
   content_search?: string;
 }
 
@@ -57,7 +58,7 @@ const LIST_COLUMNS =
   'fallback_index, number_of_retries, selected_key_id, selected_key_name, virtual_key_id, virtual_key_name, ' +
   'team_id, customer_id, routing_rule_id, status, status_code, stream, latency, time_to_first_token, ' +
   'prompt_tokens, completion_tokens, total_tokens, cost, stop_reason, error_type, content_summary, token_usage, ' +
-  'error_details, metadata';
+  'error_details, metadata, cache_hit, cache_type, plugin_logs';
 
 const SORT_COLUMNS: Record<LogSortField, string> = {
   timestamp: 'timestamp',
@@ -95,6 +96,7 @@ function whereOf(f: LogFilters): SqlWhere {
   w.between('total_tokens', f.min_tokens, f.max_tokens);
   w.between('cost', f.min_cost, f.max_cost);
   if (f.missing_cost_only) w.raw('cost IS NULL');
+  if (f.cache_hit !== undefined) w.raw(f.cache_hit ? 'cache_hit' : 'NOT cache_hit');
   if (f.content_search) {
     // A content row carries its log's timestamp: bounding the search by the time range too lets the planner read
     // only that range's contents (by their timestamp index) when the term is common, instead of every match.

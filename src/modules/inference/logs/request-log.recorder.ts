@@ -20,6 +20,8 @@ import { inputOf, searchTextOf } from './log-content.js';
 import { RequestLogStore } from './request-log.store.js';
 import { StreamCapture } from './stream-capture.js';
 import { logMetadataOf } from '../../../core/http/log-metadata.js';
+import type { PluginLogEntry } from '../../../core/plugins/gateway-plugin.js';
+import { PluginRegistry } from '../../../core/plugins/plugin-registry.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -54,6 +56,10 @@ export interface CallOrigin {
   capture: StreamCapture | undefined;
   /** `logs.capture_raw`: provider bodies go into the rows and into error extra fields. */
   captureRaw: boolean;
+  /** What the plugins logged on the request (the run's array, filled until the row is written). */
+  pluginLogs?: PluginLogEntry[];
+  /** Set when a plugin answered (a cache hit): its `x-gateway-cache-type`, or null. */
+  cacheType?: string | null;
 }
 
 /** The end of a served request (the answer sent, or the stream over). */
@@ -76,6 +82,7 @@ export class RequestLogRecorder {
   constructor(
     private readonly store: RequestLogStore,
     private readonly config: GatewayConfig,
+    private readonly plugins: PluginRegistry,
   ) {}
 
   // `logs.*` change at run time (PUT /api/config): read on every request, never copied.
@@ -99,9 +106,12 @@ export class RequestLogRecorder {
     return this.config.logs.capture_raw;
   }
 
-  /** The call's origin, or undefined when logs are off; `started` is the handler's performance.now(). */
+  /**
+   * The call's origin, or undefined when logs are off (`logs.enabled`, or the `logging` plugin switched off through
+   * `/api/plugins/logging`); `started` is the handler's performance.now().
+   */
   begin(request: FastifyRequest, started: number, stream: boolean): CallOrigin | undefined {
-    if (!this.enabled) return undefined;
+    if (!this.enabled || this.plugins.switchedOff('logging')) return undefined;
     const callerId = request.headers['x-request-id'];
     const logId = callerId === undefined && UUID.test(request.id) ? request.id : randomUUID();
     const vk = request.principal?.virtualKey;
@@ -128,8 +138,9 @@ export class RequestLogRecorder {
     const primary = result.fallbackIndex === 0;
     const row = this.baseRow(call, origin, result.routing, result.fallbackIndex, result.modelStartedAt, ended);
     row.provider = result.provider;
-    row.selected_key_id = result.keyId;
-    row.selected_key_name = result.keyName;
+    // A plugin's answer (a cache hit) used no key.
+    row.selected_key_id = result.keyId || null;
+    row.selected_key_name = result.keyName || null;
     row.number_of_retries = result.modelRetries;
     row.status_code = outcome.status;
     if (outcome.ttftMs !== undefined) row.time_to_first_token = outcome.ttftMs;
@@ -248,6 +259,9 @@ export class RequestLogRecorder {
       token_usage: null,
       error_details: null,
       metadata: origin.metadata,
+      cache_hit: origin.cacheType !== undefined,
+      cache_type: origin.cacheType ?? null,
+      plugin_logs: primary && origin.pluginLogs?.length ? JSON.stringify(origin.pluginLogs) : null,
     };
   }
 

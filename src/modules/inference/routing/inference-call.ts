@@ -8,6 +8,7 @@ import type { OutboundResponse } from '../../../core/outbound/outbound-http.serv
 import type { InferenceKind, Json, ParsedResponse, StreamDecoder } from '../providers/provider-adapter.js';
 import type { CallOrigin } from '../logs/request-log.recorder.js';
 import type { PricingOverrideSet } from '../../governance/pricing-overrides/pricing-override-set.js';
+import type { PluginRun } from '../../../core/plugins/plugin-run.js';
 import type { KeyPin } from './key-selector.js';
 import type { RoutingInfo } from './routing-info.js';
 
@@ -59,6 +60,8 @@ export interface InferenceCall {
   log?: CallOrigin;
   /** The pricing overrides as the request started (the cost reads them synchronously). */
   pricing?: PricingOverrideSet;
+  /** The plugin chain's run, when some enabled plugin has a hook; undefined costs nothing further. */
+  plugins?: PluginRun;
 }
 
 /** One model of the fallback chain that was tried and failed (the request then fell back, or failed). */

@@ -158,6 +158,8 @@ export class InferenceAgent {
           logId: randomUUID(),
           startedAt: Date.now(),
           startedPerf: performance.now(),
+          // The plugins' lines belong to the request's first row.
+          pluginLogs: undefined,
           metadata: {
             ...origin.metadata,
             mcp_agent_request_id: agent.agentRequestId,

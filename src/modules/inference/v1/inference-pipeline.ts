@@ -3,6 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendRawJson } from '../../../core/http/raw-json.js';
 import { headerValue } from '../../../core/http/request-header.js';
 import { Cancellation } from '../../../core/outbound/cancellation.js';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import type { PluginAnswer } from '../../../core/plugins/gateway-plugin.js';
+import { PluginRegistry } from '../../../core/plugins/plugin-registry.js';
 import { InferenceTracing } from '../../../core/tracing/inference-tracing.service.js';
 import { PricingOverrides } from '../../governance/pricing-overrides/pricing-override-set.js';
 import type { NativeOperation } from '../formats/native-format.js';
@@ -11,6 +14,7 @@ import { startInferenceTrace } from '../inference-tracing.js';
 import type { InferenceKind, Json } from '../providers/provider-adapter.js';
 import type { InferenceCall } from '../routing/inference-call.js';
 import { InferenceRouter } from '../routing/inference-router.service.js';
+import { AnsweredRequestLimits } from '../routing/answered-request-limits.js';
 import { NativeAsync } from '../async/native-async.js';
 import { InferenceAccess } from './inference-access.js';
 import { InferenceAgent, type InjectedTools } from './inference-agent.js';
@@ -39,6 +43,8 @@ export class InferencePipeline {
     private readonly pricing: PricingOverrides,
     private readonly agent: InferenceAgent,
     private readonly nativeAsync: NativeAsync,
+    private readonly plugins: PluginRegistry,
+    private readonly answeredLimits: AnsweredRequestLimits,
   ) {}
 
   async run(route: InferenceKind | NativeRoute, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -68,9 +74,30 @@ export class InferencePipeline {
           request.headers,
         ).body;
       }
-      const { body, stream } = validateInferenceBody(kind, source);
+      const validated = validateInferenceBody(kind, source);
+      let body = validated.body;
+      const stream = validated.stream;
       // A native route may stream by its path (`:streamGenerateContent`, `converse-stream`), not by a body flag.
       if (native && stream && log) this.logs.captureStream(log);
+      // Nothing is built while no enabled plugin has a hook this request would call.
+      const plugins = !this.plugins.wants(stream)
+        ? undefined
+        : this.plugins.begin({
+            requestId: log?.logId ?? request.id,
+            kind,
+            body,
+            stream,
+            headers: request.headers,
+            virtualKeyId: request.principal?.virtualKey?.id,
+            startedPerf: started,
+          });
+      let answer: PluginAnswer | undefined;
+      if (plugins) {
+        if (log) log.pluginLogs = plugins.logs;
+        // May rewrite the body (checked like the caller's), answer (a cache hit) or refuse (a thrown GatewayError).
+        if (plugins.wantsRequest) answer = await plugins.request((rewritten) => revalidated(kind, rewritten, stream));
+        body = plugins.body;
+      }
       const keyId = headerValue(request, 'x-gateway-api-key-id');
       const keyName = headerValue(request, 'x-gateway-api-key');
       call = {
@@ -89,13 +116,30 @@ export class InferencePipeline {
         progress: { retries: 0, upstreamLatencyMs: 0, fallbackIndex: 0 },
         trace: startInferenceTrace(this.tracing, kind, body, stream, request),
         pricing: undefined,
+        plugins,
       };
+      if (answer) {
+        // A plugin's answer: no provider, no routing, no admission; served as a provider's answer would be.
+        if (log) log.cacheType = answer.headers?.['x-gateway-cache-type'] ?? null;
+        const limits = await this.answeredLimits.admit(call, answer.provider, answer.model);
+        if (limits && plugins) plugins.headers = { ...plugins.headers, ...limits };
+        if (answer.type === 'stream') {
+          const encoder = native?.streamEncoder?.({ body, stream });
+          await this.responder.replay(call, answer, request, reply, abort, started, encoder);
+          return;
+        }
+        this.send(reply, native, { body, stream }, this.responder.answered(call, answer, request, started));
+        return;
+      }
       const pricing = this.pricing.snapshot();
       call.pricing = pricing instanceof Promise ? await pricing : pricing;
       let tools: InjectedTools | undefined;
       if (kind === 'chat' || kind === 'responses') {
         const injecting = this.agent.inject(call);
         tools = injecting instanceof Promise ? await injecting : injecting;
+        // Agent mode answers after rounds of tool calls: a round's answer is not the request's, so post-response
+        // hooks (the cache's write) do not see rounds.
+        if (tools?.agent && call.plugins) call.plugins.skipResponse();
       }
       // An async job's replay: the row records that the provider may now be called (and bill), before it is.
       if (request.jobTicket) await request.jobTicket.dispatched();
@@ -114,8 +158,7 @@ export class InferencePipeline {
         await reply.status(200).headers(head).send(served.binary.bytes);
         return;
       }
-      const answer: Json = native ? native.fromCanonical(served.body, served.usage, { body, stream }) : served.body;
-      sendRawJson(reply, 200, JSON.stringify(answer), served.headers);
+      this.send(reply, native, { body, stream }, served);
     } catch (err) {
       this.responder.failed(call, err, started);
       // An agent round that failed is logged as its own row (the earlier rounds were logged as served).
@@ -124,4 +167,22 @@ export class InferencePipeline {
       throw err;
     }
   }
+
+  /** A unary answer in the caller's format: a native route converts the canonical body back. */
+  private send(
+    reply: FastifyReply,
+    native: NativeOperation | undefined,
+    request: { body: Json; stream: boolean },
+    served: ServedAnswer,
+  ): void {
+    const answer: Json = native ? native.fromCanonical(served.body, served.usage, request) : served.body;
+    sendRawJson(reply, 200, JSON.stringify(answer), served.headers);
+  }
+}
+
+/** A body a plugin rewrote, checked as the caller's was; it may not turn a stream into a unary request or back. */
+function revalidated(kind: InferenceKind, body: Json, stream: boolean): Json {
+  const checked = validateInferenceBody(kind, body);
+  if (checked.stream !== stream) throw GatewayException.validation('stream', 'A plugin may not change stream');
+  return checked.body;
 }

@@ -8,7 +8,7 @@ import { SseStreamTracker, startSse } from '../../../core/http/sse-relay.js';
 import { InferenceMetrics } from '../inference-metrics.js';
 import type { StreamCapture } from '../logs/stream-capture.js';
 import { outputOf } from '../logs/log-content.js';
-import { RequestLogRecorder } from '../logs/request-log.recorder.js';
+import { RequestLogRecorder, type ServedOutcome } from '../logs/request-log.recorder.js';
 import { endFailedTrace, endServedTrace } from '../inference-tracing.js';
 import { PriceTable } from '../pricing/price-table.js';
 import { toOpenAiWireUsage, toResponsesWireUsage } from '../providers/openai-usage.js';
@@ -20,6 +20,9 @@ import { REQUEST_TYPES, type InferenceCall, type RoutedResult } from '../routing
 import { routingErrorFields, routingHeaders } from '../routing/routing-info.js';
 import { ChatToResponsesStream, chatToResponsesResponse } from '../translation/responses-bridge.js';
 import { wantsUsageChunk } from './inference-request.js';
+import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { PluginAnswer, PluginJson } from '../../../core/plugins/gateway-plugin.js';
+import type { PluginRun } from '../../../core/plugins/plugin-run.js';
 
 /** A USD amount in plain decimal notation (never `1e-7`), to 12 places, trailing zeros dropped. */
 export function usdText(usd: number): string {
@@ -60,6 +63,33 @@ function midStreamError(err: unknown): GatewayException {
     `The provider's stream broke off${typeof code === 'string' ? ` (${code})` : ''}`,
     { reason: 'provider_connection_failed', cause: err },
   );
+}
+
+/** A usage priced at zero: what a plugin's answer (a cache hit) costs. */
+function freeUsage(usage: PluginJson | Usage | undefined): Usage | undefined {
+  return usage ? { ...(usage as unknown as Usage), cost: { total_cost: 0 } } : undefined;
+}
+
+function isChunk(output: unknown): boolean {
+  return (output as { kind?: unknown } | null)?.kind === 'chunk';
+}
+
+/** A plugin's answer as the served-answer path sees a routed one: its provider and model, no key, no upstream time. */
+function answeredResult(call: InferenceCall, answer: PluginAnswer, bridged: boolean): RoutedResult {
+  return {
+    routing: { provider: answer.provider as ProviderId, model: answer.model },
+    fallbackIndex: 0,
+    retries: 0,
+    upstreamLatencyMs: 0,
+    provider: answer.provider as ProviderId,
+    upstreamKind: bridged ? 'chat' : call.kind,
+    bridged,
+    pricedModel: answer.model,
+    keyName: '',
+    keyId: '',
+    modelStartedAt: performance.now(),
+    modelRetries: 0,
+  };
 }
 
 /** A unary answer as the caller gets it; `binary` (audio, a text transcript) is sent instead of `body`. */
@@ -117,10 +147,66 @@ export class InferenceResponder {
     this.record(call, result, request, 200, started, usage);
     // The cost charged to budgets is the one logged and sent in x-gateway-cost-usd.
     result.admission?.commit({ costUsd: usage?.cost?.total_cost, tokens: usage?.total_tokens });
+    // A binary answer's body is not the answer: post-response hooks (a cache's write) see JSON answers only.
+    this.afterUnary(call, result, body, usage, output, false, parsed.binary !== undefined);
+    const headers = servedHeaders(result, usage?.cost?.total_cost);
+    if (call.plugins?.headers) Object.assign(headers, call.plugins.headers);
+    return { body, headers, usage, binary: parsed.binary };
+  }
+
+  /**
+   * A unary answer a plugin gave (a cache hit), as the caller gets it: the served headers of its provider and model
+   * plus the answer's, priced at zero, charged to nothing (no provider was called, nothing was admitted).
+   */
+  answered(
+    call: InferenceCall,
+    answer: Extract<PluginAnswer, { type: 'unary' }>,
+    request: FastifyRequest,
+    started: number,
+  ): ServedAnswer {
+    const result = answeredResult(call, answer, false);
+    const usage = freeUsage(answer.usage);
+    const body = answer.body;
+    if (usage && !MEDIA_KINDS.has(call.kind)) {
+      body.usage = call.kind === 'responses' ? toResponsesWireUsage(usage) : toOpenAiWireUsage(usage);
+    }
+    const output = call.log ? outputOf(call.kind, body) : undefined;
+    this.record(call, result, request, 200, started, usage);
+    this.afterUnary(call, result, body, usage, output, true, false);
+    const headers = servedHeaders(result, 0);
+    Object.assign(headers, call.plugins?.headers, answer.headers);
+    return { body, headers, usage };
+  }
+
+  /**
+   * After the answer is written (the caller sends it synchronously once the responder returns): the post-response
+   * hooks, then the log row (so it carries what they logged). The row waits, not the caller.
+   */
+  private afterUnary(
+    call: InferenceCall,
+    result: RoutedResult,
+    body: Json,
+    usage: Usage | undefined,
+    output: ServedOutcome['output'],
+    fromPlugin: boolean,
+    binary: boolean,
+  ): void {
     const log = call.log;
-    // After the answer is written (the caller sends it synchronously once this returns): the row waits, not the caller.
-    if (log) queueMicrotask(() => this.logs.served(call, log, result, { status: 200, usage, output }));
-    return { body, headers: servedHeaders(result, usage?.cost?.total_cost), usage, binary: parsed.binary };
+    const plugins = call.plugins;
+    const writeRow = log ? () => this.logs.served(call, log, result, { status: 200, usage, output }) : undefined;
+    if (plugins?.wantsResponse && !binary) {
+      const response = {
+        status: 200,
+        provider: result.provider,
+        model: result.routing.model ?? result.pricedModel,
+        body,
+        usage: usage as PluginJson | undefined,
+        fromPlugin,
+      };
+      queueMicrotask(() => void plugins.response(response).then(writeRow));
+      return;
+    }
+    if (writeRow) queueMicrotask(writeRow);
   }
 
   async stream(
@@ -134,6 +220,7 @@ export class InferenceResponder {
   ): Promise<void> {
     const { upstream, decoder } = result.stream!;
     const head = servedHeaders(result);
+    if (call.plugins?.headers) Object.assign(head, call.plugins.headers);
     if (native) head['content-type'] = native.contentType;
     // The head goes out with the first event (one write instead of two); the routing headers still precede any byte.
     const raw = startSse(request, reply, head, { flush: false });
@@ -177,7 +264,68 @@ export class InferenceResponder {
     // before its usage is charged the estimate, one the provider failed without usage nothing.
     if (failure && !abort.aborted && !writer.usage) result.admission?.release();
     else result.admission?.commit({ costUsd: writer.usage?.cost?.total_cost, tokens: writer.usage?.total_tokens });
+    await this.streamEnded(call, result, request, writer, status, started, failure, false);
+  }
+
+  /**
+   * A stream a plugin gave (a cache hit), written as a provider's would be: one group of canonical outputs per write
+   * (the original chunking), through the same writer (the caller's framing, native encoders), priced at zero.
+   */
+  async replay(
+    call: InferenceCall,
+    answer: Extract<PluginAnswer, { type: 'stream' }>,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    abort: Cancellation,
+    started: number,
+    native?: NativeStreamEncoder,
+  ): Promise<void> {
+    // A Responses stream that was bridged to chat replays chat chunks: the writer bridges them again.
+    const bridged = call.kind === 'responses' && answer.groups.some((g) => g.some((o) => isChunk(o)));
+    const result = answeredResult(call, answer, bridged);
+    const head = servedHeaders(result, 0);
+    Object.assign(head, call.plugins?.headers, answer.headers);
+    if (native) head['content-type'] = native.contentType;
+    const raw = startSse(request, reply, head, { flush: false });
+    const writer = new StreamWriter(call, result, raw, freeUsage, call.log?.capture, native);
+    let failure: GatewayException | undefined;
+    for (const group of answer.groups) {
+      if (abort.aborted) break;
+      writer.ttftMs ??= performance.now() - started;
+      failure = writer.write(group as StreamOutput[]);
+      writer.flush();
+      if (failure) break;
+    }
+    if (!failure && !abort.aborted) writer.finish();
+    if (failure && !raw.writableEnded) writer.error(failure, request);
+    if (!raw.writableEnded) writer.end();
+    const status = abort.aborted ? 499 : failure ? failure.status : 200;
+    await this.streamEnded(call, result, request, writer, status, started, failure, true);
+  }
+
+  /** Metrics, the stream-end hooks, then the log row (so it carries what they logged). */
+  private async streamEnded(
+    call: InferenceCall,
+    result: RoutedResult,
+    request: FastifyRequest,
+    writer: StreamWriter,
+    status: number,
+    started: number,
+    failure: GatewayException | undefined,
+    fromPlugin: boolean,
+  ): Promise<void> {
     this.record(call, result, request, status, started, writer.usage, writer.ttftMs, failure);
+    const plugins = call.plugins;
+    if (plugins?.wantsEnd) {
+      await plugins.streamEnd({
+        status,
+        provider: result.provider,
+        model: result.routing.model ?? result.pricedModel,
+        usage: writer.usage as PluginJson | undefined,
+        failed: status !== 200,
+        fromPlugin,
+      });
+    }
     if (call.log) {
       this.logs.served(call, call.log, result, { status, usage: writer.usage, ttftMs: writer.ttftMs, failure });
     }
@@ -256,6 +404,7 @@ class StreamWriter {
   private frames: Uint8Array[] = [];
   /** The last chunk when it was relayed as sent (parsed only for the ids of the closing usage chunk). */
   private lastRaw: string | undefined;
+  private readonly plugins: PluginRun | undefined;
 
   constructor(
     private readonly call: InferenceCall,
@@ -266,11 +415,14 @@ class StreamWriter {
     private readonly native: NativeStreamEncoder | undefined,
   ) {
     this.includeUsage = wantsUsageChunk(call.body);
+    this.plugins = call.plugins?.watchesChunks ? call.plugins : undefined;
     this.bridge = result.bridged ? new ChatToResponsesStream(call.body) : undefined;
   }
 
   /** Writes the outputs; returns the failure when one of them is a provider error. */
   write(outputs: StreamOutput[]): GatewayException | undefined {
+    // The plugins' chunk hooks (and a recording of the stream), only when some enabled plugin has them.
+    if (this.plugins !== undefined) outputs = this.plugins.chunks(outputs);
     for (const output of outputs) {
       this.capture?.add(output);
       switch (output.kind) {

@@ -71,6 +71,9 @@ export class LogFiltersQueryDto {
   @BooleanQuery('Only rows whose cost is unknown')
   missing_cost_only?: boolean;
 
+  @BooleanQuery('Only cache hits (true) or only the rest (false)')
+  cache_hit?: boolean;
+
   @SearchQuery('Case-insensitive substring of the input or output text (at least 3 characters)')
   content_search?: string;
 }

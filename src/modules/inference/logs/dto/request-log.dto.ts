@@ -111,6 +111,19 @@ export class RequestLogDto {
   })
   metadata: Record<string, string> | null;
 
+  @ApiProperty({ description: 'Answered from the response cache by a plugin: no provider called, zero cost' })
+  cache_hit: boolean;
+
+  @ApiProperty({ type: String, nullable: true, enum: ['direct', 'semantic'], description: "The cache hit's kind" })
+  cache_type: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'What plugins logged on the request: a JSON array of { plugin, level, message, at_ms } (primary row)',
+  })
+  plugin_logs: string | null;
+
   static from(row: RequestLogEntity): RequestLogDto {
     return { ...row, timestamp: new Date(row.timestamp).toISOString() };
   }

@@ -143,4 +143,16 @@ export class RequestLogEntity {
   /** Captured request headers (`logs.metadata_header_prefix`, prefix removed) and the caller's own `x-request-id`. */
   @Column({ type: 'json', nullable: true })
   metadata: Record<string, string> | null;
+
+  /** Answered by a plugin from the response cache: no provider was called, nothing was charged. */
+  @Column({ name: 'cache_hit', type: 'boolean', default: false })
+  cache_hit: boolean;
+
+  /** `direct` or `semantic` on a cache hit (the answer's `x-gateway-cache-type`). */
+  @Column({ name: 'cache_type', type: 'varchar', length: 16, nullable: true })
+  cache_type: string | null;
+
+  /** What the plugins logged on the request: a JSON array of `{ plugin, level, message, at_ms }` (primary row). */
+  @Column({ name: 'plugin_logs', type: 'text', nullable: true })
+  plugin_logs: string | null;
 }
