@@ -61,7 +61,7 @@ export class PluginRegistry {
         this.fromFile.set(plugin.name, checkSettingsPatch(plugin, raw, `plugins.settings.${plugin.name}.`));
       } catch (err) {
         // One readable line naming the key, as the config loader's own problems read.
-        if (err instanceof GatewayException) throw new Error(`config: ${err.param}: ${err.message}`);
+        if (err instanceof GatewayException) throw new Error(`config: ${err.param}: ${err.message}`, { cause: err });
         throw err;
       }
     }
