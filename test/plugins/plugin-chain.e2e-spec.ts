@@ -317,6 +317,8 @@ describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
     const third = await limited.post('/v1/chat/completions', chat('answer me'));
     expectInferenceError(third, 429, 'policy_rate_limited');
     expect(seen(s.sim)).toHaveLength(0);
+    const refused = await logRow(third.headers.get('x-request-id')!);
+    expect(refused).toMatchObject({ status: 'error', status_code: 429, cache_hit: false });
   });
 
   it("a plugin's stream answer is replayed with its chunking through the SDK, at zero cost", async () => {
