@@ -1,3 +1,4 @@
+import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
 import type { GatewayPlugin, PluginJson, PluginStreamEnd } from '../../src/core/plugins/gateway-plugin.js';
@@ -316,6 +317,8 @@ describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
     const third = await limited.post('/v1/chat/completions', chat('answer me'));
     expectInferenceError(third, 429, 'policy_rate_limited');
     expect(seen(s.sim)).toHaveLength(0);
+    const refused = await logRow(third.headers.get('x-request-id')!);
+    expect(refused).toMatchObject({ status: 'error', status_code: 429, cache_hit: false });
   });
 
   it("a plugin's stream answer is replayed with its chunking through the SDK, at zero cost", async () => {
@@ -337,6 +340,27 @@ describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
     expect(ends[0]!.groups).toHaveLength(2);
     const row = await logRow(stream.response.headers.get('x-request-id')!);
     expect(row).toMatchObject({ cache_hit: true, cache_type: 'direct', stream: true, cost: 0 });
+  });
+
+  it("a plugin's answer reaches a provider-format route in that format, unary and streamed (Anthropic SDK)", async () => {
+    const anthropic = new Anthropic({ baseURL: `${s.gw.baseUrl}/anthropic`, apiKey: s.vk, maxRetries: 0 });
+    const request = {
+      model: 'openai/gpt-4o-mini',
+      max_tokens: 64,
+      messages: [{ role: 'user' as const, content: 'answer me' }],
+    };
+    const { data, response } = await anthropic.messages.create(request).withResponse();
+    expect(data).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'from the plugin' }],
+    });
+    expect(data.usage).toMatchObject({ input_tokens: 3, output_tokens: 4 });
+    expect(response.headers.get('x-gateway-cost-usd')).toBe('0');
+    const final = await anthropic.messages.stream(request).finalMessage();
+    expect(final.content).toEqual([expect.objectContaining({ type: 'text', text: 'from the plugin' })]);
+    expect(final.stop_reason).toBe('end_turn');
+    expect(seen(s.sim)).toHaveLength(0);
   });
 
   it('a replayed stream keeps its groups as separate writes (raw SSE)', async () => {
@@ -534,5 +558,36 @@ describe(`the telemetry plugin (${RUN_MODE})`, () => {
     // Spans are exported in order: once the later request's span is in, the switched-off one would be too.
     await receiver.waitFor((spans) => spans.find((x) => x.traceId === on));
     expect(receiver.spans().filter((x) => x.traceId === off)).toEqual([]);
+  });
+});
+
+describe(`plugin settings in the config file (${RUN_MODE})`, () => {
+  it('apply over the defaults; a bad one stops the start naming the key', async () => {
+    await expect(
+      startTestApp({ config: { plugins: { settings: { jsonparser: { enabled: 'yes' } } } } }),
+    ).rejects.toThrow('config: plugins.settings.jsonparser.enabled: must be a boolean');
+    const gw = await startTestApp({
+      config: {
+        setup_token: SETUP_TOKEN,
+        plugins: { settings: { jsonparser: { enabled: true, order: 7 }, logging: { enabled: false } } },
+      },
+    });
+    try {
+      const admin = gw.http.withHeaders({ 'x-gateway-setup-token': SETUP_TOKEN });
+      expect((await admin.get('/api/plugins/jsonparser')).body).toEqual({
+        name: 'jsonparser',
+        enabled: true,
+        order: 7,
+        config: {},
+      });
+      expect((await admin.get('/api/plugins/logging')).body).toMatchObject({ enabled: false });
+      // The API overrides the file.
+      expect((await admin.put('/api/plugins/jsonparser', { order: 8 })).body).toMatchObject({
+        enabled: true,
+        order: 8,
+      });
+    } finally {
+      await gw.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway-config.js';
+import { GatewayException } from '../errors/gateway.exception.js';
 import { parseDuration } from '../config/duration.js';
 import type { GatewayPlugin, PluginSettings } from './gateway-plugin.js';
 import { PluginFailures } from './plugin-failures.js';
@@ -56,7 +57,13 @@ export class PluginRegistry {
     if (this.plugins.has(plugin.name)) throw new Error(`A plugin named ${plugin.name} is registered already`);
     const raw = this.fileSettings[plugin.name];
     if (raw !== undefined) {
-      this.fromFile.set(plugin.name, checkSettingsPatch(plugin, raw, `plugins.settings.${plugin.name}.`));
+      try {
+        this.fromFile.set(plugin.name, checkSettingsPatch(plugin, raw, `plugins.settings.${plugin.name}.`));
+      } catch (err) {
+        // One readable line naming the key, as the config loader's own problems read.
+        if (err instanceof GatewayException) throw new Error(`config: ${err.param}: ${err.message}`, { cause: err });
+        throw err;
+      }
     }
     this.plugins.set(plugin.name, plugin);
     this.rebuild();

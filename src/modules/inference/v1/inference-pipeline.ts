@@ -120,9 +120,10 @@ export class InferencePipeline {
       };
       if (answer) {
         // A plugin's answer: no provider, no routing, no admission; served as a provider's answer would be.
-        if (log) log.cacheType = answer.headers?.['x-gateway-cache-type'] ?? null;
         const limits = await this.answeredLimits.admit(call, answer.provider, answer.model);
         if (limits && plugins) plugins.headers = { ...plugins.headers, ...limits };
+        // Only once it is served: a hit refused by the rate limits is logged as the refusal it is.
+        if (log) log.cacheType = answer.headers?.['x-gateway-cache-type'] ?? null;
         if (answer.type === 'stream') {
           const encoder = native?.streamEncoder?.({ body, stream });
           await this.responder.replay(call, answer, request, reply, abort, started, encoder);
