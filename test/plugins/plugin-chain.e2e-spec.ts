@@ -467,6 +467,44 @@ describe(`plugin chain through /v1 (${RUN_MODE})`, () => {
     expect((await s.admin.get(`/api/logs/${off.headers.get('x-request-id')}`)).status).toBe(404);
   });
 
+  it('a plugin whose appliesTo says no is left out of the request: none of its hooks run', async () => {
+    const calls: string[] = [];
+    const selective: GatewayPlugin = {
+      name: 'test-selective',
+      defaults: { enabled: true, order: 5 },
+      appliesTo: (request) => lastContent(request.body).includes('select me'),
+      onRequest: (request) => {
+        calls.push(`request:${lastContent(request.body)}`);
+        request.log('info', 'selected');
+        return undefined;
+      },
+      onStreamChunk: () => {
+        calls.push('chunk');
+        return undefined;
+      },
+    };
+    registry.register(selective);
+    try {
+      const skipped = await s.inference.post('/v1/chat/completions', chat('pass by', { stream: true }));
+      expect(skipped.status, skipped.text).toBe(200);
+      const skippedRow = await logRow(skipped.headers.get('x-request-id')!);
+      expect(JSON.parse(skippedRow.plugin_logs ?? '[]').map((l: any) => l.plugin)).not.toContain('test-selective');
+      expect(calls).toEqual([]);
+
+      const picked = await s.inference.post('/v1/chat/completions', chat('select me', { stream: true }));
+      expect(picked.status, picked.text).toBe(200);
+      expect(calls[0]).toBe('request:select me');
+      expect(calls.filter((c) => c === 'chunk').length).toBeGreaterThan(0);
+      const pickedRow = await logRow(picked.headers.get('x-request-id')!);
+      expect(JSON.parse(pickedRow.plugin_logs).map((l: any) => [l.plugin, l.message])).toContainEqual([
+        'test-selective',
+        'selected',
+      ]);
+    } finally {
+      registry.unregister('test-selective');
+    }
+  });
+
   it('jsonparser repairs streamed JSON cut off at the stream end and logs it', async () => {
     expect((await s.admin.put('/api/plugins/jsonparser', { enabled: true })).status).toBe(200);
     try {

@@ -118,6 +118,12 @@ export interface GatewayPlugin {
   readonly defaults?: PluginDefaults;
   /** Set when the plugin needs the stream's outputs at its end (`PluginStreamEnd.groups`); costs a copy per chunk. */
   readonly recordsStream?: boolean;
+  /**
+   * Whether the plugin has anything to do for this request, asked once as it starts, before any hook: a plugin that
+   * says no is left out of the request's run, and while no enabled plugin applies no run is built at all (a JSON
+   * repair on a request that is not in JSON mode costs nothing). Synchronous and cheap; absent means always.
+   */
+  appliesTo?(request: PluginRequestShape): boolean;
   /** May rewrite the request, answer it, or refuse it by throwing a GatewayException. */
   onRequest?(request: PluginRequest): PreRequestOutcome | undefined | Promise<PreRequestOutcome | undefined>;
   /** After a unary answer is written; may not change it (the caller already has it). */
@@ -134,6 +140,13 @@ export interface GatewayPlugin {
    * (or throws) the 400 to answer, `GatewayException.validation('config.<key>', ...)`, or undefined when it is fine.
    */
   validateConfig?(config: PluginJson): GatewayException | undefined;
+}
+
+/** What `appliesTo` sees: the request as it starts. */
+export interface PluginRequestShape {
+  readonly kind: string;
+  readonly stream: boolean;
+  readonly body: PluginJson;
 }
 
 /** How a plugin is set up: enabled, its order in the chain (lower first), its config. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayException } from '../errors/gateway.exception.js';
 import { parseDuration } from '../config/duration.js';
-import type { GatewayPlugin, PluginSettings } from './gateway-plugin.js';
+import type { GatewayPlugin, PluginRequestShape, PluginSettings } from './gateway-plugin.js';
 import { PluginFailures } from './plugin-failures.js';
 import { PluginRun, type PluginRunInit } from './plugin-run.js';
 import { checkSettingsPatch, effectiveSettings, type PluginSettingsPatch } from './plugin-settings.js';
@@ -15,12 +15,26 @@ export interface PluginEntry {
 
 /** The enabled plugins per hook, in order: rebuilt on every change, read by each request as it starts. */
 export interface PluginChain {
+  /** Every enabled plugin, in order. */
+  readonly enabled: readonly PluginEntry[];
   readonly request: readonly PluginEntry[];
   readonly response: readonly PluginEntry[];
   readonly chunk: readonly PluginEntry[];
   readonly end: readonly PluginEntry[];
   /** Some enabled plugin wants the stream's outputs at its end. */
   readonly recordsStream: boolean;
+  /** Some enabled plugin has `appliesTo`: each request's run is narrowed to the plugins that apply to it. */
+  readonly selective: boolean;
+}
+
+/** Whether an enabled plugin has a hook a request (streamed or not) would call. */
+function hasHookFor(plugin: GatewayPlugin, stream: boolean): boolean {
+  if (plugin.onRequest || plugin.onResponse) return true;
+  return stream && (plugin.onStreamChunk !== undefined || plugin.onStreamEnd !== undefined);
+}
+
+function applies(plugin: GatewayPlugin, request: PluginRequestShape): boolean {
+  return hasHookFor(plugin, request.stream) && (plugin.appliesTo === undefined || plugin.appliesTo(request));
 }
 
 const DEFAULT_HOOK_TIMEOUT_MS = 250;
@@ -112,17 +126,21 @@ export class PluginRegistry {
 
   /**
    * The request's run of the chain, or undefined when no enabled plugin has a hook this request would call (a unary
-   * request with only stream hooks enabled). The pipeline asks `wants` first, so nothing is allocated then.
+   * request with only stream hooks enabled) or applies to it. The pipeline asks `wants` first, so nothing is allocated
+   * then.
    */
   begin(init: PluginRunInit): PluginRun | undefined {
-    return this.wants(init.stream) ? new PluginRun(this.chain!, init, this.failures, this.hookTimeoutMs) : undefined;
+    if (!this.wants(init)) return undefined;
+    const chain = this.chain!;
+    return new PluginRun(chain.selective ? narrowed(chain, init) : chain, init, this.failures, this.hookTimeoutMs);
   }
 
-  /** Whether a request (streamed or not) would call any hook: checked before anything is built for `begin`. */
-  wants(stream: boolean): boolean {
+  /** Whether the request would call any hook: checked before anything is built for `begin`. */
+  wants(request: PluginRequestShape): boolean {
     const chain = this.chain;
     if (chain === undefined) return false;
-    return stream || chain.request.length > 0 || chain.response.length > 0;
+    if (!chain.selective) return request.stream || chain.request.length > 0 || chain.response.length > 0;
+    return chain.enabled.some((e) => applies(e.plugin, request));
   }
 
   private rebuild(): void {
@@ -139,13 +157,29 @@ export class PluginRegistry {
       .sort((a, b) => a.order - b.order || a.name.localeCompare(b.name))
       .map((s) => ({ plugin: this.plugins.get(s.name)!, settings: s }));
     const chain: PluginChain = {
+      enabled,
       request: enabled.filter((e) => e.plugin.onRequest !== undefined),
       response: enabled.filter((e) => e.plugin.onResponse !== undefined),
       chunk: enabled.filter((e) => e.plugin.onStreamChunk !== undefined),
       end: enabled.filter((e) => e.plugin.onStreamEnd !== undefined),
       recordsStream: enabled.some((e) => e.plugin.recordsStream && e.plugin.onStreamEnd !== undefined),
+      selective: enabled.some((e) => e.plugin.appliesTo !== undefined),
     };
     const acts = chain.request.length + chain.response.length + chain.chunk.length + chain.end.length > 0;
     this.chain = acts ? chain : undefined;
   }
+}
+
+/** The chain of the plugins that apply to this request. */
+function narrowed(chain: PluginChain, request: PluginRequestShape): PluginChain {
+  const enabled = chain.enabled.filter((e) => applies(e.plugin, request));
+  return {
+    enabled,
+    request: enabled.filter((e) => e.plugin.onRequest !== undefined),
+    response: enabled.filter((e) => e.plugin.onResponse !== undefined),
+    chunk: enabled.filter((e) => e.plugin.onStreamChunk !== undefined),
+    end: enabled.filter((e) => e.plugin.onStreamEnd !== undefined),
+    recordsStream: enabled.some((e) => e.plugin.recordsStream && e.plugin.onStreamEnd !== undefined),
+    selective: false,
+  };
 }

@@ -79,8 +79,8 @@ export class InferencePipeline {
       const stream = validated.stream;
       // A native route may stream by its path (`:streamGenerateContent`, `converse-stream`), not by a body flag.
       if (native && stream && log) this.logs.captureStream(log);
-      // Nothing is built while no enabled plugin has a hook this request would call.
-      const plugins = !this.plugins.wants(stream)
+      // Nothing is built while no enabled plugin has a hook this request would call, or applies to it.
+      const plugins = !this.plugins.wants({ kind, stream, body })
         ? undefined
         : this.plugins.begin({
             requestId: log?.logId ?? request.id,

@@ -1,4 +1,4 @@
-import type { GatewayPlugin, PluginRequest } from '../../../core/plugins/gateway-plugin.js';
+import type { GatewayPlugin, PluginRequestShape } from '../../../core/plugins/gateway-plugin.js';
 import { repairJson } from './json-repair.js';
 
 /** Longest repaired JSON written into the request's plugin_logs. */
@@ -6,7 +6,7 @@ const MAX_LOGGED = 4096;
 const CONTENT = 'content';
 
 /** Whether the request asked for JSON (`response_format` json_object or json_schema) and streams. */
-function jsonMode(request: PluginRequest): boolean {
+function jsonMode(request: PluginRequestShape): boolean {
   if (!request.stream) return false;
   const format = request.body.response_format as { type?: unknown } | undefined;
   return format?.type === 'json_object' || format?.type === 'json_schema';
@@ -40,15 +40,11 @@ function textOf(output: unknown): string | undefined {
 export const jsonParserPlugin: GatewayPlugin = {
   name: 'jsonparser',
   defaults: { enabled: false, order: 40 },
+  // Only streamed JSON mode: any other request leaves the plugin out of its run.
+  appliesTo: jsonMode,
   onStreamChunk(request, output) {
-    let content = request.state.get(CONTENT) as string | false | undefined;
-    if (content === undefined) {
-      content = jsonMode(request) ? '' : false;
-      request.state.set(CONTENT, content);
-    }
-    if (content === false) return undefined;
     const text = textOf(output);
-    if (text) request.state.set(CONTENT, content + text);
+    if (text) request.state.set(CONTENT, ((request.state.get(CONTENT) as string | undefined) ?? '') + text);
     return undefined;
   },
   onStreamEnd(request) {
