@@ -34,6 +34,23 @@ export async function created(res: Promise<HttpResult>): Promise<any> {
   return r.body;
 }
 
+/** The simulator's base path of each provider family set up with `addSimulatedProvider`. */
+const SIMULATED_PATHS = { openai: '/openai/v1', anthropic: '/anthropic', gemini: '/gemini' } as const;
+
+/** Points `provider` at the simulator (fast retries) and gives it the keys `{ name: value }`. */
+export async function addSimulatedProvider(
+  admin: HttpClient,
+  sim: Simulator,
+  provider: keyof typeof SIMULATED_PATHS,
+  keys: Record<string, string>,
+): Promise<void> {
+  const base_url = `${sim.url}${SIMULATED_PATHS[provider]}`;
+  await created(admin.post('/api/providers', { provider, base_url, network_config: FAST_NETWORK }));
+  for (const [name, value] of Object.entries(keys)) {
+    await created(admin.post(`/api/providers/${provider}/keys`, { name, value }));
+  }
+}
+
 /**
  * A gateway and a provider simulator, with providers configured against the simulator: openai (keys `oa-1`, `oa-2`),
  * anthropic (`an-1`), gemini (`ge-1`) and azure (`az-1`, deployment `dep-4o` for `gpt-4o`); and a virtual key.
@@ -45,27 +62,9 @@ export async function startInferenceStack(
   const sim = await startSimulator();
   const gw = await startTestApp({ ...options, config: { setup_token: SETUP_TOKEN, ...config } });
   const admin = gw.http.withHeaders({ 'x-gateway-setup-token': SETUP_TOKEN });
-  await created(
-    admin.post('/api/providers', {
-      provider: 'openai',
-      base_url: `${sim.url}/openai/v1`,
-      network_config: FAST_NETWORK,
-    }),
-  );
-  await created(admin.post('/api/providers/openai/keys', { name: 'oa-1', value: 'sk-oa-1' }));
-  await created(admin.post('/api/providers/openai/keys', { name: 'oa-2', value: 'sk-oa-2' }));
-  await created(
-    admin.post('/api/providers', {
-      provider: 'anthropic',
-      base_url: `${sim.url}/anthropic`,
-      network_config: FAST_NETWORK,
-    }),
-  );
-  await created(admin.post('/api/providers/anthropic/keys', { name: 'an-1', value: 'sk-ant-1' }));
-  await created(
-    admin.post('/api/providers', { provider: 'gemini', base_url: `${sim.url}/gemini`, network_config: FAST_NETWORK }),
-  );
-  await created(admin.post('/api/providers/gemini/keys', { name: 'ge-1', value: 'gem-key-1' }));
+  await addSimulatedProvider(admin, sim, 'openai', { 'oa-1': 'sk-oa-1', 'oa-2': 'sk-oa-2' });
+  await addSimulatedProvider(admin, sim, 'anthropic', { 'an-1': 'sk-ant-1' });
+  await addSimulatedProvider(admin, sim, 'gemini', { 'ge-1': 'gem-key-1' });
   await created(admin.post('/api/providers', { provider: 'azure', network_config: FAST_NETWORK }));
   await created(
     admin.post('/api/providers/azure/keys', {

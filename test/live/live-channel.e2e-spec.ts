@@ -19,7 +19,7 @@ import type { HttpClient } from '../helpers/http.js';
 import { runModeEnv, startSpawned } from '../helpers/spawned-gateway.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE, TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/test-env.js';
-import { created, FAST_NETWORK } from '../inference/inference-kit.js';
+import { addSimulatedProvider, created, FAST_NETWORK } from '../inference/inference-kit.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
 import { startHttpPeer, type McpPeer } from '../mcp/mcp-peers.js';
@@ -51,22 +51,8 @@ describe(`live channel: auth and permissions (${RUN_MODE})`, () => {
     sim = await startSimulator();
     gw = await startTestApp({ config: authEnabledConfig({ edition: 'enterprise' }), clock });
     admin = gw.http.withHeaders(ADMIN_BASIC);
-    await created(
-      admin.post('/api/providers', {
-        provider: 'openai',
-        base_url: `${sim.url}/openai/v1`,
-        network_config: FAST_NETWORK,
-      }),
-    );
-    await created(admin.post('/api/providers/openai/keys', { name: 'oa-1', value: 'sk-oa-1' }));
-    await created(
-      admin.post('/api/providers', {
-        provider: 'anthropic',
-        base_url: `${sim.url}/anthropic`,
-        network_config: FAST_NETWORK,
-      }),
-    );
-    await created(admin.post('/api/providers/anthropic/keys', { name: 'an-1', value: 'sk-ant-1' }));
+    await addSimulatedProvider(admin, sim, 'openai', { 'oa-1': 'sk-oa-1' });
+    await addSimulatedProvider(admin, sim, 'anthropic', { 'an-1': 'sk-ant-1' });
     vk = (await created(admin.post('/api/governance/virtual-keys', { name: 'live-vk' }))).virtual_key.value;
     const scoped: Record<string, string[]> = {
       logs: ['Dashboard:View', 'Logs:View'],
