@@ -36,7 +36,8 @@ function nsPerCall(r) {
   const started = process.hrtime.bigint();
   for (let i = 0; i < calls; i++) if (r.wants(requests[i & 1])) wanted++;
   const ns = Number(process.hrtime.bigint() - started) / calls;
-  if (wanted !== 0) throw new Error(`a plugin applied to ${wanted} requests: the bench measures the case where none does`);
+  if (wanted !== 0)
+    throw new Error(`a plugin applied to ${wanted} requests: the bench measures the case where none does`);
   return ns;
 }
 
@@ -45,7 +46,15 @@ const on = registry(true);
 const off = registry(false);
 const results = { on: [], off: [] };
 for (let round = 0; round < rounds; round++) {
-  for (const [name, r] of round % 2 ? [['off', off], ['on', on]] : [['on', on], ['off', off]]) {
+  for (const [name, r] of round % 2
+    ? [
+        ['off', off],
+        ['on', on],
+      ]
+    : [
+        ['on', on],
+        ['off', off],
+      ]) {
     results[name].push(nsPerCall(r));
   }
 }
@@ -53,7 +62,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const onNs = median(results.on);
 const offNs = median(results.off);
 const added = Math.max(0, onNs - offNs);
-console.log(`rounds (ns per request, on / off): ${results.on.map((x, i) => `${x.toFixed(1)}/${results.off[i].toFixed(1)}`).join(', ')}`);
+console.log(
+  `rounds (ns per request, on / off): ${results.on.map((x, i) => `${x.toFixed(1)}/${results.off[i].toFixed(1)}`).join(', ')}`,
+);
 console.log(
   `| check per request | built-ins on (jsonparser not applying) | every hooked plugin off | added | share of ${cpuMsPerRequest} ms CPU per request |`,
 );
