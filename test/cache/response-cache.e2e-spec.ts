@@ -13,6 +13,19 @@ import {
 } from '../inference/inference-kit.js';
 
 const CHAT = '/v1/chat/completions';
+
+/** The request's log row once the writer has flushed it. */
+function logRow(s: InferenceStack, requestId: string): Promise<any> {
+  return vi.waitFor(
+    async () => {
+      const res = await s.admin.get(`/api/logs/${requestId}`);
+      expect(res.status, res.text).toBe(200);
+      return res.body;
+    },
+    { timeout: 5_000, interval: 50 },
+  );
+}
+
 /** The plugin hooks may take longer than the default 250 ms on a loaded test machine (the semantic lookup embeds). */
 const CONFIG = { plugins: { hook_timeout: '10s' } };
 
@@ -159,14 +172,7 @@ describe('response cache', () => {
     expect(after).toBe(usage);
 
     const requestId = hit.headers.get('x-request-id')!;
-    const row = await vi.waitFor(
-      async () => {
-        const res = await s.admin.get(`/api/logs/${requestId}`);
-        expect(res.status, res.text).toBe(200);
-        return res.body;
-      },
-      { timeout: 5_000, interval: 50 },
-    );
+    const row = await logRow(s, requestId);
     expect(row).toMatchObject({ id: requestId, status: 'success', cache_hit: true, cache_type: 'direct', cost: 0 });
     expect(row.virtual_key_id ?? row.virtual_key?.id).toBe(key.id);
   });
@@ -409,14 +415,7 @@ describe('response cache', () => {
       expect(cacheHeaders(otherModel).status).toBe('miss');
 
       const requestId = paraphrase.headers.get('x-request-id')!;
-      const row = await vi.waitFor(
-        async () => {
-          const res = await s.admin.get(`/api/logs/${requestId}`);
-          expect(res.status, res.text).toBe(200);
-          return res.body;
-        },
-        { timeout: 5_000, interval: 50 },
-      );
+      const row = await logRow(s, requestId);
       expect(row).toMatchObject({ cache_hit: true, cache_type: 'semantic', cost: 0 });
       expect((await s.admin.get('/api/cache/stats')).body.semantic_entries).toBeGreaterThanOrEqual(2);
     });
