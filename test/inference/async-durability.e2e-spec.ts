@@ -112,6 +112,25 @@ function expectCompleted(body: any, marker: string): void {
 }
 
 /**
+ * Never two provider calls for one job, and every job called once (those at the provider when their worker died too);
+ * each job either completed with its answer or failed as interrupted. Returns the markers of the interrupted ones.
+ */
+function checkEachSentOnce(jobs: Submitted[], done: Map<string, any>, calls: Map<string, CapturedRequest[]>): string[] {
+  const interrupted: string[] = [];
+  for (const job of jobs) {
+    const body = done.get(job.id);
+    expect(calls.get(job.marker), job.marker).toHaveLength(1);
+    if (body.status === 'failed') {
+      expectInterrupted(body);
+      interrupted.push(job.marker);
+    } else {
+      expectCompleted(body, job.marker);
+    }
+  }
+  return interrupted;
+}
+
+/**
  * Issue 16, durability: async jobs survive a gateway or worker killed with SIGKILL. Every job reaches a final state;
  * none is sent to the provider twice (a job that was at the provider when its worker died is failed with
  * `async_job_interrupted`, the others run again). Real processes (`node dist/src/main.js`, needs `npm run build`)
@@ -170,18 +189,7 @@ describe.skipIf(!existsSync(MAIN_JS))(`async jobs survive a killed process (${RU
       const done = await finalStates(second.http.withHeaders({ authorization: `Bearer ${vk}` }), jobs, 90_000);
 
       const calls = callsByMarker(sim);
-      const interrupted: string[] = [];
-      for (const job of jobs) {
-        const body = done.get(job.id);
-        // Never two calls for one job, and every job called once: the ones at the provider when it died too.
-        expect(calls.get(job.marker), job.marker).toHaveLength(1);
-        if (body.status === 'failed') {
-          expectInterrupted(body);
-          interrupted.push(job.marker);
-        } else {
-          expectCompleted(body, job.marker);
-        }
-      }
+      const interrupted = checkEachSentOnce(jobs, done, calls);
       // Those at the provider when the process died are failed, not sent again; those sent before and answered in
       // time completed; a few answered but not yet stored are failed too. Every job never sent completed after the
       // restart.
@@ -308,17 +316,7 @@ describe.skipIf(!existsSync(MAIN_JS))(`async jobs survive a killed process (${RU
       const all = [...held, ...jobs];
       const done = await finalStates(inference, all, 60_000);
       const calls = callsByMarker(sim);
-      const interrupted: string[] = [];
-      for (const job of all) {
-        const body = done.get(job.id);
-        expect(calls.get(job.marker), job.marker).toHaveLength(1);
-        if (body.status === 'failed') {
-          expectInterrupted(body);
-          interrupted.push(job.marker);
-        } else {
-          expectCompleted(body, job.marker);
-        }
-      }
+      const interrupted = checkEachSentOnce(all, done, calls);
       // Exactly one job was at the provider on the doomed worker: it is failed, not sent twice.
       expect(interrupted).toHaveLength(1);
       expect(atKill).toContain(interrupted[0]);

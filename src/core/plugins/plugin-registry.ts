@@ -156,23 +156,17 @@ export class PluginRegistry {
       .filter((s) => s.enabled)
       .sort((a, b) => a.order - b.order || a.name.localeCompare(b.name))
       .map((s) => ({ plugin: this.plugins.get(s.name)!, settings: s }));
-    const chain: PluginChain = {
+    const chain = chainOf(
       enabled,
-      request: enabled.filter((e) => e.plugin.onRequest !== undefined),
-      response: enabled.filter((e) => e.plugin.onResponse !== undefined),
-      chunk: enabled.filter((e) => e.plugin.onStreamChunk !== undefined),
-      end: enabled.filter((e) => e.plugin.onStreamEnd !== undefined),
-      recordsStream: enabled.some((e) => e.plugin.recordsStream && e.plugin.onStreamEnd !== undefined),
-      selective: enabled.some((e) => e.plugin.appliesTo !== undefined),
-    };
+      enabled.some((e) => e.plugin.appliesTo !== undefined),
+    );
     const acts = chain.request.length + chain.response.length + chain.chunk.length + chain.end.length > 0;
     this.chain = acts ? chain : undefined;
   }
 }
 
-/** The chain of the plugins that apply to this request. */
-function narrowed(chain: PluginChain, request: PluginRequestShape): PluginChain {
-  const enabled = chain.enabled.filter((e) => applies(e.plugin, request));
+/** The enabled plugins per hook, in their order. */
+function chainOf(enabled: readonly PluginEntry[], selective: boolean): PluginChain {
   return {
     enabled,
     request: enabled.filter((e) => e.plugin.onRequest !== undefined),
@@ -180,6 +174,14 @@ function narrowed(chain: PluginChain, request: PluginRequestShape): PluginChain 
     chunk: enabled.filter((e) => e.plugin.onStreamChunk !== undefined),
     end: enabled.filter((e) => e.plugin.onStreamEnd !== undefined),
     recordsStream: enabled.some((e) => e.plugin.recordsStream && e.plugin.onStreamEnd !== undefined),
-    selective: false,
+    selective,
   };
+}
+
+/** The chain of the plugins that apply to this request. */
+function narrowed(chain: PluginChain, request: PluginRequestShape): PluginChain {
+  return chainOf(
+    chain.enabled.filter((e) => applies(e.plugin, request)),
+    false,
+  );
 }
