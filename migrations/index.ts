@@ -1,4 +1,5 @@
 import { SemanticCache1795700000013 } from './1795700000013-SemanticCache.js';
+import { McpToolLogHourly1795700000014 } from './1795700000014-McpToolLogHourly.js';
 // Every migration, in order. New files are added here by `npm run migration:generate`.
 import { RuntimeSettings1795700000011 } from './1795700000011-RuntimeSettings.js';
 import { AsyncJobs1795700000008 } from './1795700000008-AsyncJobs.js';
@@ -52,4 +53,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   RuntimeSettings1795700000011,
   PluginLogs1795700000012,
   SemanticCache1795700000013,
+  McpToolLogHourly1795700000014,
 ];

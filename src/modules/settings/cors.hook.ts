@@ -3,8 +3,8 @@ import type { GatewayConfig } from '../../core/config/gateway-config.js';
 
 const CORS_PATH = /^\/(api|v1)(\/|\?|$)/;
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-/** Response headers a browser script may read beyond the CORS-safelisted ones. */
-const EXPOSED_HEADERS = 'x-request-id';
+/** Response headers a browser script may read beyond the CORS-safelisted ones (a log list's capped count, too). */
+const EXPOSED_HEADERS = 'x-request-id, x-gateway-total-count-capped';
 /** How long a browser may cache a preflight answer (seconds). */
 const PREFLIGHT_MAX_AGE = '600';
 

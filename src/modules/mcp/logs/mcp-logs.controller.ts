@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { checkBounds, commaList, enumList, searchTerm, timeRange } from '../../../core/http/query-values.js';
@@ -15,6 +16,9 @@ import {
 } from './dto/mcp-tool-log.dto.js';
 import { MCP_LOG_STATUSES } from './entities/mcp-tool-log.entity.js';
 import { McpToolLogQuery, type McpLogFilters } from './mcp-tool-log.query.js';
+
+/** Marks a list whose `total_count` is a lower bound (a `content_search` with more matches than were counted). */
+export const TOTAL_COUNT_CAPPED_HEADER = 'x-gateway-total-count-capped';
 
 /** The query's filters, checked: any bad value is a 400 naming its parameter. */
 function filtersOf(q: McpLogFiltersQueryDto): McpLogFilters {
@@ -43,9 +47,22 @@ export class McpLogsController {
   @Get()
   @Permission('MCPLogs', 'View')
   @ApiOperation({ operationId: 'listMcpLogs', summary: 'MCP tool logs with filters, sort and paging' })
-  @ApiOkResponse({ type: McpToolLogListDto })
+  @ApiOkResponse({
+    type: McpToolLogListDto,
+    headers: {
+      [TOTAL_COUNT_CAPPED_HEADER]: {
+        description:
+          'Present (`true`) when `content_search` matched more rows than were counted: `pagination.total_count` is ' +
+          'then a lower bound (matches are counted up to 1,000 past the end of the page).',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
+  })
   @ApiErrorResponses(400)
-  async list(@Query() query: McpLogsListQueryDto): Promise<McpToolLogListDto> {
+  async list(
+    @Query() query: McpLogsListQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<McpToolLogListDto> {
     const filters = filtersOf(query);
     const page = {
       limit: query.limit ?? 50,
@@ -53,7 +70,8 @@ export class McpLogsController {
       sort_by: query.sort_by ?? 'timestamp',
       order: query.order ?? 'desc',
     };
-    const [{ rows, total }, hasLogs] = await Promise.all([this.logs.list(filters, page), this.logs.hasLogs()]);
+    const [{ rows, total, capped }, hasLogs] = await Promise.all([this.logs.list(filters, page), this.logs.hasLogs()]);
+    if (capped) void reply.header(TOTAL_COUNT_CAPPED_HEADER, 'true');
     return {
       logs: rows.map((r) => McpToolLogDto.from(r)),
       pagination: { total_count: total, ...page },

@@ -72,6 +72,35 @@ function whereOf(f: McpLogFilters): SqlWhere {
   return w;
 }
 
+/** Filters the hourly rollup (`mcp_tool_log_hourly`) can answer: a time range and statuses, nothing else. */
+function rollupAnswers(f: McpLogFilters): boolean {
+  return (
+    !f.tool_names?.length &&
+    !f.server_labels?.length &&
+    !f.virtual_key_ids?.length &&
+    !f.llm_request_ids?.length &&
+    f.min_latency === undefined &&
+    f.max_latency === undefined &&
+    !f.content_search
+  );
+}
+
+const HOUR_MS = 3600_000;
+
+/** How many matches of a `content_search` past the page's end are counted (docs/mcp.md, "Tool log queries at scale"). */
+export const SEARCH_COUNT_MARGIN = 1000;
+
+/**
+ * A time range cut at whole hours: the hours `[firstHour, endHour)` lie wholly inside it (the rollup counts them), the
+ * edges before `firstHour` and from `endHour` on are read from the log rows. Undefined when no whole hour fits.
+ */
+function wholeHours(start: Date | undefined, end: Date | undefined): { firstHour?: Date; endHour?: Date } | undefined {
+  const firstHour = start && new Date(Math.ceil(start.getTime() / HOUR_MS) * HOUR_MS);
+  const endHour = end && new Date(Math.floor(end.getTime() / HOUR_MS) * HOUR_MS);
+  if (firstHour && endHour && firstHour >= endHour) return undefined;
+  return { firstHour, endHour };
+}
+
 const num = sqlNumber;
 const optionalNum = sqlOptionalNumber;
 
@@ -83,11 +112,14 @@ export class McpToolLogQuery {
     private readonly store: McpToolLogStore,
   ) {}
 
-  /** A page of rows and the count of every row the filters match. */
+  /**
+   * A page of rows and the count of the rows the filters match: exact, except with `content_search`, where matches
+   * are counted up to `SEARCH_COUNT_MARGIN` past the page's end and `capped` says when there are more.
+   */
   async list(
     filters: McpLogFilters,
     page: { limit: number; offset: number; sort_by: McpLogSortField; order: 'asc' | 'desc' },
-  ): Promise<{ rows: McpToolLogEntity[]; total: number }> {
+  ): Promise<{ rows: McpToolLogEntity[]; total: number; capped: boolean }> {
     await this.store.flush();
     const where = whereOf(filters);
     const direction = page.order === 'asc' ? 'ASC' : 'DESC';
@@ -95,19 +127,56 @@ export class McpToolLogQuery {
     const nulls = page.sort_by === 'timestamp' ? '' : ' NULLS LAST';
     const limit = where.param(page.limit);
     const offset = where.param(page.offset);
-    const countWhere = whereOf(filters);
-    const [rows, counted] = await Promise.all([
+    const [rows, total] = await Promise.all([
       this.db.query<McpToolLogEntity[]>(
         `SELECT ${LIST_COLUMNS} FROM mcp_tool_logs ${where.sql} ` +
           `ORDER BY ${page.sort_by} ${direction}${nulls}, id ${direction} LIMIT ${limit} OFFSET ${offset}`,
         where.params,
       ),
-      this.db.query<Array<{ n: unknown }>>(
-        `SELECT count(*) AS n FROM mcp_tool_logs ${countWhere.sql}`,
-        countWhere.params,
-      ),
+      filters.content_search
+        ? this.countUpTo(whereOf(filters), page.offset + page.limit + SEARCH_COUNT_MARGIN)
+        : this.count(filters).then((total) => ({ total, capped: false })),
     ]);
-    return { rows: rows.map(normalizeRow), total: num(counted[0]?.n) };
+    return { rows: rows.map(normalizeRow), ...total };
+  }
+
+  /**
+   * Matches counted up to `cap`: a substring common to a quarter of a million rows takes seconds to count exactly
+   * (every candidate row is read again) but milliseconds to count to a bound, newest first.
+   */
+  private async countUpTo(where: SqlWhere, cap: number): Promise<{ total: number; capped: boolean }> {
+    const bound = where.param(cap + 1);
+    const rows = await this.db.query<Array<{ n: unknown }>>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM mcp_tool_logs ${where.sql} LIMIT ${bound}) AS matches`,
+      where.params,
+    );
+    const n = num(rows[0]?.n);
+    return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
+  }
+
+  /**
+   * How many rows the filters match, exactly. A time range and statuses alone are answered from the hourly rollup for
+   * the whole hours and from the rows for the edges (a million rows: a few hundred rollup rows instead of a scan).
+   */
+  private async count(filters: McpLogFilters): Promise<number> {
+    const hours = rollupAnswers(filters) ? wholeHours(filters.start_time, filters.end_time) : undefined;
+    if (!hours) return this.countRows(whereOf(filters));
+    const rollup = rollupWhere(filters.status, hours);
+    const counts = [
+      this.db
+        .query<Array<{ n: unknown }>>(`SELECT sum(calls) AS n FROM mcp_tool_log_hourly ${rollup.sql}`, rollup.params)
+        .then((r) => num(r[0]?.n)),
+    ];
+    for (const edge of edgesOf(filters, hours)) counts.push(this.countRows(edge));
+    return (await Promise.all(counts)).reduce((a, b) => a + b, 0);
+  }
+
+  private async countRows(where: SqlWhere): Promise<number> {
+    const rows = await this.db.query<Array<{ n: unknown }>>(
+      `SELECT count(*) AS n FROM mcp_tool_logs ${where.sql}`,
+      where.params,
+    );
+    return num(rows[0]?.n);
   }
 
   async hasLogs(): Promise<boolean> {
@@ -171,16 +240,25 @@ export class McpToolLogQuery {
     const start = filters.start_time ?? new Date(end.getTime() - DEFAULT_HISTOGRAM_RANGE_MS);
     if (start > end) throw GatewayException.validation('start_time', 'start_time is after end_time');
     const { bucketSeconds, origin } = histogramBuckets(start, end);
-    const where = whereOf({ ...filters, start_time: start, end_time: end });
-    const width = where.param(`${bucketSeconds} seconds`);
-    const from = where.param(origin);
-    const rows = await this.db.query<Array<Record<string, unknown>>>(
-      `SELECT date_bin(${width}::interval, timestamp, ${from}::timestamptz) AS bucket, count(*) AS count, ` +
-        `count(*) FILTER (WHERE status = 'success') AS success, count(*) FILTER (WHERE status = 'error') AS error, ` +
-        `count(*) FILTER (WHERE status = 'processing') AS processing ` +
-        `FROM mcp_tool_logs ${where.sql} GROUP BY 1 ORDER BY 1`,
-      where.params,
-    );
+    const ranged = { ...filters, start_time: start, end_time: end };
+    // Buckets of whole hours are sums of rollup rows (30 days: 720 of them per status instead of a million log rows).
+    const hours = rollupAnswers(ranged) && bucketSeconds % 3600 === 0 ? wholeHours(start, end) : undefined;
+    const parts = hours
+      ? [
+          this.bucketed(
+            'mcp_tool_log_hourly',
+            'hour',
+            'sum(calls)',
+            rollupWhere(ranged.status, hours),
+            bucketSeconds,
+            origin,
+          ),
+          ...edgesOf(ranged, hours).map((w) =>
+            this.bucketed('mcp_tool_logs', 'timestamp', 'count(*)', w, bucketSeconds, origin),
+          ),
+        ]
+      : [this.bucketed('mcp_tool_logs', 'timestamp', 'count(*)', whereOf(ranged), bucketSeconds, origin)];
+    const rows = sumBuckets(await Promise.all(parts));
     const buckets = eachBucket(origin, end, bucketSeconds, rows).map(([at, row]) => ({
       timestamp: at.toISOString(),
       count: num(row?.count),
@@ -189,6 +267,26 @@ export class McpToolLogQuery {
       processing: num(row?.processing),
     }));
     return { start, end, bucketSeconds, buckets };
+  }
+
+  /** Per time bucket: calls by status, from the log rows (`count(*)`) or the hourly rollup (`sum(calls)`). */
+  private bucketed(
+    table: string,
+    timeColumn: string,
+    calls: string,
+    where: SqlWhere,
+    bucketSeconds: number,
+    origin: Date,
+  ): Promise<Array<Record<string, unknown>>> {
+    const width = where.param(`${bucketSeconds} seconds`);
+    const from = where.param(origin);
+    const by = (status: string) => `COALESCE(${calls} FILTER (WHERE status = '${status}'), 0)`;
+    return this.db.query<Array<Record<string, unknown>>>(
+      `SELECT date_bin(${width}::interval, ${timeColumn}, ${from}::timestamptz) AS bucket, ` +
+        `COALESCE(${calls}, 0) AS count, ${by('success')} AS success, ${by('error')} AS error, ` +
+        `${by('processing')} AS processing FROM ${table} ${where.sql} GROUP BY 1`,
+      where.params,
+    );
   }
 
   /** Distinct tool names, server labels and virtual keys (skip scans over their indexes). */
@@ -219,4 +317,39 @@ function normalizeRow(row: McpToolLogEntity): McpToolLogEntity {
   row.timestamp = new Date(row.timestamp);
   row.created_at = new Date(row.created_at);
   return row;
+}
+
+/** The rollup rows of the whole hours, over the statuses asked for. */
+function rollupWhere(status: McpLogStatus[] | undefined, hours: { firstHour?: Date; endHour?: Date }): SqlWhere {
+  const w = new SqlWhere();
+  w.inList('status', status);
+  if (hours.firstHour) w.add((p) => `hour >= ${p}`, hours.firstHour);
+  if (hours.endHour) w.add((p) => `hour < ${p}`, hours.endHour);
+  return w;
+}
+
+/** The log rows of the range outside its whole hours: from the start to the first whole hour, from the last to the end. */
+function edgesOf(filters: McpLogFilters, hours: { firstHour?: Date; endHour?: Date }): SqlWhere[] {
+  const edges: SqlWhere[] = [];
+  if (filters.start_time && hours.firstHour && filters.start_time < hours.firstHour) {
+    const head = whereOf({ ...filters, end_time: undefined });
+    head.add((p) => `timestamp < ${p}`, hours.firstHour);
+    edges.push(head);
+  }
+  if (filters.end_time && hours.endHour) {
+    edges.push(whereOf({ ...filters, start_time: hours.endHour }));
+  }
+  return edges;
+}
+
+/** Bucket rows of several parts of one range added up by bucket start. */
+function sumBuckets(parts: Array<Array<Record<string, unknown>>>): Array<Record<string, unknown>> {
+  const byStart = new Map<number, Record<string, number | Date>>();
+  for (const row of parts.flat()) {
+    const at = new Date(row.bucket as string | Date);
+    const sum = byStart.get(at.getTime()) ?? { bucket: at, count: 0, success: 0, error: 0, processing: 0 };
+    for (const k of ['count', 'success', 'error', 'processing']) sum[k] = (sum[k] as number) + num(row[k]);
+    byStart.set(at.getTime(), sum);
+  }
+  return [...byStart.values()];
 }

@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOTAL_COUNT_CAPPED_HEADER } from '../../src/modules/mcp/logs/mcp-logs.controller.js';
+import { McpToolLogStore } from '../../src/modules/mcp/logs/mcp-tool-log.store.js';
+import { McpToolLogWriter } from '../../src/modules/mcp/mcp-contract.js';
+import { SETUP_HEADER, SETUP_TOKEN } from '../auth/auth-helpers.js';
+import type { HttpClient } from '../helpers/http.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { RUN_MODE } from '../helpers/test-env.js';
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+/** A fixed "now" off the hour (so ranges ending at it cut an hour), recent enough for the pending-log sweeper. */
+const NOW = Math.floor(Date.now() / HOUR) * HOUR - 17 * 60_000 - 23_456;
+const at = (msAgo: number) => new Date(NOW - msAgo);
+
+/**
+ * Issue 13, tool log queries at scale: counts over a time range and statuses come from the hourly rollup kept by
+ * triggers (whole hours) plus the log rows (the edges), and must equal counting the rows themselves, through every
+ * kind of write: writer inserts, a start and its end merged in two flushes (an update that moves the status), plain
+ * SQL, deletes by id and by retention, truncation. A `content_search` list counts matches up to 1,000 past the page.
+ */
+describe(`MCP tool log counts from the hourly rollup (${RUN_MODE})`, () => {
+  let gw: TestApp;
+  let admin: HttpClient;
+  let db: DataSource;
+  let writer: McpToolLogWriter;
+  let store: McpToolLogStore;
+
+  /** Rows spread over 40 days, minutes apart in a pattern that leaves some hours empty; a few still processing. */
+  async function seed(): Promise<void> {
+    for (let i = 0; i < 400; i++) {
+      const id = randomUUID();
+      writer.started({
+        id,
+        timestamp: at((i * 2_437_000) % (40 * DAY)),
+        tool_name: `srv-tool${i % 7}`,
+        server_label: i % 3 ? 'srv' : 'other',
+        arguments: { text: i % 5 ? 'ordinary words' : 'needle in here' },
+      });
+      // Every third end is written in a later flush: an upsert that updates the row's status.
+      if (i % 3 === 0) continue;
+      writer.finished(id, { status: i % 4 ? 'success' : 'error', latency: i, cost: 0.001 });
+    }
+    await store.flush();
+    const later = await db.query<Array<{ id: string }>>(
+      `SELECT id FROM mcp_tool_logs WHERE status = 'processing' ORDER BY id LIMIT 100`,
+    );
+    for (const [n, { id }] of later.entries()) {
+      if (n % 4 !== 3) writer.finished(id, { status: n % 2 ? 'success' : 'error', latency: 5, cost: 0.002 });
+    }
+    await store.flush();
+  }
+
+  /** The count the rows themselves give. */
+  async function exact(where: string, params: unknown[]): Promise<number> {
+    const rows = await db.query<Array<{ n: string | number }>>(
+      `SELECT count(*) AS n FROM mcp_tool_logs WHERE ${where}`,
+      params,
+    );
+    return Number(rows[0]!.n);
+  }
+
+  /** The rollup equals grouping the rows by UTC hour and status. */
+  async function expectRollupExact(): Promise<void> {
+    const rollup = await db.query<Array<{ hour: Date; status: string; calls: string | number }>>(
+      `SELECT hour, status, calls FROM mcp_tool_log_hourly WHERE calls <> 0 ORDER BY 1, 2`,
+    );
+    const grouped = await db.query<Array<{ hour: Date; status: string; calls: string | number }>>(
+      `SELECT date_bin('1 hour', "timestamp", TIMESTAMPTZ '2000-01-01 00:00:00+00') AS hour, status, count(*) AS calls ` +
+        `FROM mcp_tool_logs GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    const view = (rows: typeof rollup) =>
+      rows.map((r) => `${new Date(r.hour).toISOString()} ${r.status} ${Number(r.calls)}`);
+    expect(view(rollup)).toEqual(view(grouped));
+  }
+
+  beforeAll(async () => {
+    gw = await startTestApp({ config: { setup_token: SETUP_TOKEN } });
+    admin = gw.http.withHeaders(SETUP_HEADER);
+    db = gw.app.get(DataSource);
+    writer = gw.app.get(McpToolLogWriter);
+    store = gw.app.get(McpToolLogStore);
+    await seed();
+  });
+  afterAll(() => gw?.close());
+
+  it('the triggers keep the rollup equal to the rows through inserts and status-changing upserts', async () => {
+    const statuses = await db.query<Array<{ status: string }>>(`SELECT DISTINCT status FROM mcp_tool_logs`);
+    expect(statuses.map((s) => s.status).sort()).toEqual(['error', 'processing', 'success']);
+    await expectRollupExact();
+  });
+
+  it('list total_count over ranges, cut anywhere, and statuses equals counting the rows', async () => {
+    const ranges: Array<[Date | undefined, Date | undefined]> = [
+      [undefined, undefined],
+      [at(DAY), at(0)],
+      [at(7 * DAY + 1234), at(3 * HOUR + 99)],
+      [at(30 * DAY), undefined],
+      [undefined, at(5 * DAY + 1)],
+      [new Date(Math.floor((NOW - 10 * DAY) / HOUR) * HOUR), new Date(Math.floor((NOW - 2 * DAY) / HOUR) * HOUR)],
+      [at(2 * HOUR + 5), at(2 * HOUR)], // inside one hour: no whole hour
+    ];
+    for (const [start, end] of ranges) {
+      for (const status of [undefined, 'success', 'error,processing']) {
+        const query: Record<string, string> = { limit: '1' };
+        if (start) query.start_time = start.toISOString();
+        if (end) query.end_time = end.toISOString();
+        if (status) query.status = status;
+        const res = await admin.get('/api/mcp-logs', { query });
+        expect(res.status, res.text).toBe(200);
+        const where = ['true'];
+        const params: unknown[] = [];
+        if (start) where.push(`timestamp >= $${params.push(start)}`);
+        if (end) where.push(`timestamp <= $${params.push(end)}`);
+        if (status) where.push(`status = ANY($${params.push(status.split(','))}::varchar[])`);
+        const label = JSON.stringify(query);
+        expect(res.body.pagination.total_count, label).toBe(await exact(where.join(' AND '), params));
+        expect(res.headers.get(TOTAL_COUNT_CAPPED_HEADER), label).toBeNull();
+      }
+    }
+    const all = await exact('true', []);
+    expect(all).toBe(400);
+  });
+
+  it('histograms over 7 and 30 days (whole-hour buckets) equal bucketing the rows', async () => {
+    for (const [days, status] of [
+      [7, undefined],
+      [30, undefined],
+      [30, 'error'],
+    ] as const) {
+      const query: Record<string, string> = {
+        start_time: at(days * DAY + 777).toISOString(),
+        end_time: at(0).toISOString(),
+      };
+      if (status) query.status = status;
+      const res = await admin.get('/api/mcp-logs/histogram', { query });
+      expect(res.status, res.text).toBe(200);
+      const width = res.body.bucket_size_seconds as number;
+      expect(width % 3600).toBe(0);
+      const rows = await db.query<
+        Array<{ bucket: Date; count: string; success: string; error: string; processing: string }>
+      >(
+        `SELECT date_bin($1::interval, timestamp, $2::timestamptz) AS bucket, count(*) AS count, ` +
+          `count(*) FILTER (WHERE status = 'success') AS success, count(*) FILTER (WHERE status = 'error') AS error, ` +
+          `count(*) FILTER (WHERE status = 'processing') AS processing FROM mcp_tool_logs ` +
+          `WHERE timestamp >= $3 AND timestamp <= $4 ${status ? `AND status = '${status}'` : ''} GROUP BY 1`,
+        [`${width} seconds`, res.body.buckets[0].timestamp, query.start_time, query.end_time],
+      );
+      const expected = new Map(rows.map((r) => [new Date(r.bucket).toISOString(), r]));
+      let total = 0;
+      for (const b of res.body.buckets) {
+        const row = expected.get(b.timestamp);
+        expect(b, b.timestamp).toEqual({
+          timestamp: b.timestamp,
+          count: Number(row?.count ?? 0),
+          success: Number(row?.success ?? 0),
+          error: Number(row?.error ?? 0),
+          processing: Number(row?.processing ?? 0),
+        });
+        total += b.count;
+      }
+      expect(total).toBeGreaterThan(0);
+    }
+  });
+
+  it('deletes (by id, and by SQL) and truncation keep the rollup exact', async () => {
+    const some = await db.query<Array<{ id: string }>>(`SELECT id FROM mcp_tool_logs ORDER BY timestamp LIMIT 25`);
+    const del = await admin.delete('/api/mcp-logs', { body: { ids: some.map((r) => r.id) } });
+    expect(del.status, del.text).toBe(200);
+    await db.query(`DELETE FROM mcp_tool_logs WHERE tool_name = 'srv-tool6'`);
+    await expectRollupExact();
+    const listed = await admin.get('/api/mcp-logs', { query: { limit: '1' } });
+    expect(listed.body.pagination.total_count).toBe(await exact('true', []));
+    expect(listed.body.pagination.total_count).toBeLessThan(400 - 25);
+    await db.query(`TRUNCATE mcp_tool_logs`);
+    expect(await db.query(`SELECT * FROM mcp_tool_log_hourly`)).toEqual([]);
+    const empty = await admin.get('/api/mcp-logs', { query: { start_time: at(30 * DAY).toISOString() } });
+    expect(empty.body.pagination.total_count).toBe(0);
+  });
+
+  it('content_search counts matches up to 1,000 past the page, and says so when there are more', async () => {
+    const insert = (n: number, text: string) =>
+      db.query(
+        `INSERT INTO mcp_tool_logs (id, timestamp, tool_name, server_label, arguments, status, created_at) ` +
+          `SELECT 'bulk-' || $2 || '-' || g, $3::timestamptz - g * interval '1 second', 'bulk-tool', 'bulk', ` +
+          `jsonb_build_object('text', $2::text), 'success', now() FROM generate_series(1, $1) AS g`,
+        [n, text, at(0)],
+      );
+    await insert(1_060, 'haystack needle-many');
+    await insert(30, 'haystack needle-few');
+    await expectRollupExact();
+
+    const many = await admin.get('/api/mcp-logs', { query: { content_search: 'needle-many', limit: '50' } });
+    expect(many.status, many.text).toBe(200);
+    expect(many.body.logs).toHaveLength(50);
+    expect(many.body.pagination.total_count).toBe(1_050);
+    expect(many.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBe('true');
+    // A later page raises the bound with it: every match is counted up to 1,000 past the page's end.
+    const deep = await admin.get('/api/mcp-logs', {
+      query: { content_search: 'needle-many', limit: '10', offset: '40' },
+    });
+    expect(deep.body.pagination.total_count).toBe(1_050);
+    expect(deep.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBe('true');
+    const all = await admin.get('/api/mcp-logs', { query: { content_search: 'needle-many', limit: '100' } });
+    expect(all.body.pagination.total_count).toBe(1_060);
+    expect(all.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBeNull();
+
+    const few = await admin.get('/api/mcp-logs', { query: { content_search: 'needle-few' } });
+    expect(few.body.pagination.total_count).toBe(30);
+    expect(few.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBeNull();
+    // Stats stay exact whatever the list counted.
+    const stats = await admin.get('/api/mcp-logs/stats', { query: { content_search: 'haystack' } });
+    expect(stats.body.total_executions).toBe(1_090);
+  });
+});
