@@ -12,6 +12,13 @@ import {
   sqlNumber,
   sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
+import {
+  hourEdges,
+  rollupWhere,
+  sumByBucket,
+  wholeHours,
+  type WholeHours,
+} from '../../../core/persistence/hourly-rollup.js';
 import type { McpLogSortField } from './dto/mcp-logs-query.dto.js';
 import type { McpLogStatus, McpToolLogEntity } from './entities/mcp-tool-log.entity.js';
 import { McpToolLogStore } from './mcp-tool-log.store.js';
@@ -85,21 +92,8 @@ function rollupAnswers(f: McpLogFilters): boolean {
   );
 }
 
-const HOUR_MS = 3600_000;
-
 /** How many matches of a `content_search` past the page's end are counted (docs/mcp.md, "Tool log queries at scale"). */
 export const SEARCH_COUNT_MARGIN = 1000;
-
-/**
- * A time range cut at whole hours: the hours `[firstHour, endHour)` lie wholly inside it (the rollup counts them), the
- * edges before `firstHour` and from `endHour` on are read from the log rows. Undefined when no whole hour fits.
- */
-function wholeHours(start: Date | undefined, end: Date | undefined): { firstHour?: Date; endHour?: Date } | undefined {
-  const firstHour = start && new Date(Math.ceil(start.getTime() / HOUR_MS) * HOUR_MS);
-  const endHour = end && new Date(Math.floor(end.getTime() / HOUR_MS) * HOUR_MS);
-  if (firstHour && endHour && firstHour >= endHour) return undefined;
-  return { firstHour, endHour };
-}
 
 const num = sqlNumber;
 const optionalNum = sqlOptionalNumber;
@@ -258,7 +252,7 @@ export class McpToolLogQuery {
           ),
         ]
       : [this.bucketed('mcp_tool_logs', 'timestamp', 'count(*)', whereOf(ranged), bucketSeconds, origin)];
-    const rows = sumBuckets(await Promise.all(parts));
+    const rows = sumByBucket(await Promise.all(parts), ['count', 'success', 'error', 'processing']);
     const buckets = eachBucket(origin, end, bucketSeconds, rows).map(([at, row]) => ({
       timestamp: at.toISOString(),
       count: num(row?.count),
@@ -319,37 +313,11 @@ function normalizeRow(row: McpToolLogEntity): McpToolLogEntity {
   return row;
 }
 
-/** The rollup rows of the whole hours, over the statuses asked for. */
-function rollupWhere(status: McpLogStatus[] | undefined, hours: { firstHour?: Date; endHour?: Date }): SqlWhere {
-  const w = new SqlWhere();
-  w.inList('status', status);
-  if (hours.firstHour) w.add((p) => `hour >= ${p}`, hours.firstHour);
-  if (hours.endHour) w.add((p) => `hour < ${p}`, hours.endHour);
-  return w;
-}
-
-/** The log rows of the range outside its whole hours: from the start to the first whole hour, from the last to the end. */
-function edgesOf(filters: McpLogFilters, hours: { firstHour?: Date; endHour?: Date }): SqlWhere[] {
-  const edges: SqlWhere[] = [];
-  if (filters.start_time && hours.firstHour && filters.start_time < hours.firstHour) {
-    const head = whereOf({ ...filters, end_time: undefined });
-    head.add((p) => `timestamp < ${p}`, hours.firstHour);
-    edges.push(head);
-  }
-  if (filters.end_time && hours.endHour) {
-    edges.push(whereOf({ ...filters, start_time: hours.endHour }));
-  }
-  return edges;
-}
-
-/** Bucket rows of several parts of one range added up by bucket start. */
-function sumBuckets(parts: Array<Array<Record<string, unknown>>>): Array<Record<string, unknown>> {
-  const byStart = new Map<number, Record<string, number | Date>>();
-  for (const row of parts.flat()) {
-    const at = new Date(row.bucket as string | Date);
-    const sum = byStart.get(at.getTime()) ?? { bucket: at, count: 0, success: 0, error: 0, processing: 0 };
-    for (const k of ['count', 'success', 'error', 'processing']) sum[k] = (sum[k] as number) + num(row[k]);
-    byStart.set(at.getTime(), sum);
-  }
-  return [...byStart.values()];
+/** The log rows of the filters' range outside its whole hours. */
+function edgesOf(filters: McpLogFilters, hours: WholeHours): SqlWhere[] {
+  return hourEdges(filters.start_time, filters.end_time, hours).map((edge) => {
+    const w = whereOf({ ...filters, start_time: edge.start_time, end_time: edge.end_time });
+    if (edge.before) w.add((p) => `timestamp < ${p}`, edge.before);
+    return w;
+  });
 }
