@@ -1,5 +1,6 @@
 import { SemanticCache1795700000013 } from './1795700000013-SemanticCache.js';
 import { McpToolLogHourly1795700000014 } from './1795700000014-McpToolLogHourly.js';
+import { RequestLogHourly1795700000015 } from './1795700000015-RequestLogHourly.js';
 // Every migration, in order. New files are added here by `npm run migration:generate`.
 import { RuntimeSettings1795700000011 } from './1795700000011-RuntimeSettings.js';
 import { AsyncJobs1795700000008 } from './1795700000008-AsyncJobs.js';
@@ -54,4 +55,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   PluginLogs1795700000012,
   SemanticCache1795700000013,
   McpToolLogHourly1795700000014,
+  RequestLogHourly1795700000015,
 ];

@@ -59,6 +59,29 @@ export function histogramBuckets(start: Date, end: Date): { bucketSeconds: numbe
   return { bucketSeconds, origin };
 }
 
+/**
+ * `measures` (SQL select items) per time bucket of `table`: the log rows by their `timestamp`, or an hourly rollup by
+ * its `hour`. Rows are `{ bucket, ...measures }` in no particular order. `table`, `timeColumn` and `measures` are
+ * trusted SQL.
+ */
+export function bucketRows(
+  db: DataSource,
+  table: string,
+  timeColumn: string,
+  measures: string,
+  where: SqlWhere,
+  bucketSeconds: number,
+  origin: Date,
+): Promise<Array<Record<string, unknown>>> {
+  const width = where.param(`${bucketSeconds} seconds`);
+  const from = where.param(origin);
+  return db.query<Array<Record<string, unknown>>>(
+    `SELECT date_bin(${width}::interval, ${timeColumn}, ${from}::timestamptz) AS bucket, ${measures} ` +
+      `FROM ${table} ${where.sql} GROUP BY 1`,
+    where.params,
+  );
+}
+
 /** Every bucket start from `origin` to `end`, with the row found for it (by bucket start) or undefined. */
 export function eachBucket<R extends Record<string, unknown>>(
   origin: Date,

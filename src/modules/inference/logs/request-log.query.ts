@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import {
   SqlWhere,
+  bucketRows,
   distinctValues,
   eachBucket,
   histogramBuckets,
@@ -13,6 +14,13 @@ import {
   sqlNumber,
   sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
+import {
+  hourEdges,
+  rollupWhere,
+  sumByBucket,
+  wholeHours,
+  type WholeHours,
+} from '../../../core/persistence/hourly-rollup.js';
 import type { LogSortField } from './dto/logs-query.dto.js';
 import type { RequestLogContentEntity } from './entities/request-log-content.entity.js';
 import type { LogStatus, RequestLogEntity } from './entities/request-log.entity.js';
@@ -111,6 +119,64 @@ function whereOf(f: LogFilters): SqlWhere {
 const num = sqlNumber;
 const optionalNum = sqlOptionalNumber;
 
+/** Filters the hourly rollup (`request_log_hourly`) can answer: a time range and statuses, nothing else. */
+function rollupAnswers(f: LogFilters): boolean {
+  return (
+    LIST_FILTERS.every(([key]) => key === 'status' || !(f[key] as string[] | undefined)?.length) &&
+    [f.min_latency, f.max_latency, f.min_tokens, f.max_tokens, f.min_cost, f.max_cost, f.cache_hit].every(
+      (v) => v === undefined,
+    ) &&
+    !f.missing_cost_only &&
+    !f.content_search
+  );
+}
+
+/** The log rows of the filters' range outside its whole hours. */
+function edgesOf(filters: LogFilters, hours: WholeHours): SqlWhere[] {
+  return hourEdges(filters.start_time, filters.end_time, hours).map((edge) => {
+    const w = whereOf({ ...filters, start_time: edge.start_time, end_time: edge.end_time });
+    if (edge.before) w.add((p) => `timestamp < ${p}`, edge.before);
+    return w;
+  });
+}
+
+/** What stats add up: the same measures from the log rows and from the rollup. */
+const SUMS_OF_ROWS =
+  `count(*) AS total, count(*) FILTER (WHERE status = 'success') AS success, sum(latency) AS latency, ` +
+  `sum(total_tokens) AS tokens, sum(cost) AS cost`;
+const SUMS_OF_HOURS =
+  `sum(requests) AS total, sum(requests) FILTER (WHERE status = 'success') AS success, ` +
+  `sum(latency_sum) AS latency, sum(total_tokens) AS tokens, sum(cost_sum) AS cost`;
+
+/** Histogram measures (latency percentiles have no rollup: they always read the rows). */
+const ROW_MEASURES: Record<HistogramKind, string> = {
+  requests:
+    `count(*) AS count, count(*) FILTER (WHERE status = 'success') AS success, ` +
+    `count(*) FILTER (WHERE status = 'error') AS error`,
+  tokens:
+    'count(*) AS count, sum(prompt_tokens) AS prompt_tokens, sum(completion_tokens) AS completion_tokens, ' +
+    'sum(total_tokens) AS total_tokens',
+  cost: 'count(*) AS count, sum(cost) AS cost',
+  latency:
+    'count(*) AS count, avg(latency) AS avg, ' +
+    'percentile_cont(ARRAY[0.5, 0.9, 0.95, 0.99]) WITHIN GROUP (ORDER BY latency) AS pct',
+};
+const HOUR_MEASURES: Partial<Record<HistogramKind, string>> = {
+  requests:
+    `sum(requests) AS count, sum(requests) FILTER (WHERE status = 'success') AS success, ` +
+    `sum(requests) FILTER (WHERE status = 'error') AS error`,
+  tokens:
+    'sum(requests) AS count, sum(prompt_tokens) AS prompt_tokens, sum(completion_tokens) AS completion_tokens, ' +
+    'sum(total_tokens) AS total_tokens',
+  cost: 'sum(requests) AS count, sum(cost_sum) AS cost',
+};
+const MEASURE_NAMES: Record<HistogramKind, string[]> = {
+  requests: ['count', 'success', 'error'],
+  tokens: ['count', 'prompt_tokens', 'completion_tokens', 'total_tokens'],
+  cost: ['count', 'cost'],
+  latency: [],
+};
+
 /**
  * Reads request logs with SQL built for the indexes of `request_logs` (one per filter and sort). Every read flushes
  * the writer first, so a row logged before the read is seen by it.
@@ -144,7 +210,7 @@ export class RequestLogQuery {
           `ORDER BY ${column} ${direction}${nulls}, id ${direction} LIMIT ${limit} OFFSET ${offset}`,
         where.params,
       ),
-      this.aggregate(whereOf(filters)),
+      this.aggregate(filters),
     ]);
     return { rows: rows.map(normalizeRow), total: stats.total_requests, stats };
   }
@@ -156,23 +222,54 @@ export class RequestLogQuery {
 
   async stats(filters: LogFilters): Promise<LogStats> {
     await this.store.flush();
-    return this.aggregate(whereOf(filters));
+    return this.aggregate(filters);
   }
 
-  private async aggregate(where: SqlWhere): Promise<LogStats> {
+  /**
+   * Stats over the filters. A time range and statuses alone add up the hourly rollup over the range's whole hours and
+   * the rows of its partial edge hours (a million rows: a few hundred rollup rows instead of a scan); anything else
+   * reads the rows through the filters' indexes.
+   */
+  private async aggregate(filters: LogFilters): Promise<LogStats> {
+    const hours = rollupAnswers(filters) ? wholeHours(filters.start_time, filters.end_time) : undefined;
+    const parts = hours
+      ? [
+          this.sums('request_log_hourly', SUMS_OF_HOURS, rollupWhere(filters.status, hours)),
+          ...edgesOf(filters, hours).map((w) => this.sums('request_logs', SUMS_OF_ROWS, w)),
+        ]
+      : [this.sums('request_logs', SUMS_OF_ROWS, whereOf(filters))];
+    const sum = (await Promise.all(parts)).reduce((a, b) => ({
+      total: a.total + b.total,
+      success: a.success + b.success,
+      latency: a.latency + b.latency,
+      tokens: a.tokens + b.tokens,
+      cost: a.cost + b.cost,
+    }));
+    return {
+      total_requests: sum.total,
+      success_rate: sum.total ? (sum.success / sum.total) * 100 : 0,
+      average_latency: sum.total ? sum.latency / sum.total : 0,
+      total_tokens: sum.tokens,
+      total_cost: sum.cost,
+    };
+  }
+
+  private async sums(
+    table: string,
+    measures: string,
+    where: SqlWhere,
+  ): Promise<{ total: number; success: number; latency: number; tokens: number; cost: number }> {
     const rows = await this.db.query<Array<Record<string, unknown>>>(
-      `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'success') AS success, avg(latency) AS latency, ` +
-        `sum(total_tokens) AS tokens, sum(cost) AS cost FROM request_logs ${where.sql}`,
+      `SELECT ${measures} FROM ${table} ${where.sql}`,
       where.params,
     );
     const r = rows[0] ?? {};
-    const total = num(r.total);
     return {
-      total_requests: total,
-      success_rate: total ? (num(r.success) / total) * 100 : 0,
-      average_latency: num(r.latency),
-      total_tokens: num(r.tokens),
-      total_cost: num(r.cost),
+      total: num(r.total),
+      success: num(r.success),
+      latency: num(r.latency),
+      tokens: num(r.tokens),
+      cost: num(r.cost),
     };
   }
 
@@ -221,26 +318,39 @@ export class RequestLogQuery {
     const start = filters.start_time ?? new Date(end.getTime() - DEFAULT_HISTOGRAM_RANGE_MS);
     if (start > end) throw GatewayException.validation('start_time', 'start_time is after end_time');
     const { bucketSeconds, origin } = histogramBuckets(start, end);
-    const where = whereOf({ ...filters, start_time: start, end_time: end });
-    const width = where.param(`${bucketSeconds} seconds`);
-    const from = where.param(origin);
-    const measures: Record<HistogramKind, string> = {
-      requests:
-        `count(*) AS count, count(*) FILTER (WHERE status = 'success') AS success, ` +
-        `count(*) FILTER (WHERE status = 'error') AS error`,
-      tokens:
-        'count(*) AS count, sum(prompt_tokens) AS prompt_tokens, sum(completion_tokens) AS completion_tokens, ' +
-        'sum(total_tokens) AS total_tokens',
-      cost: 'count(*) AS count, sum(cost) AS cost',
-      latency:
-        'count(*) AS count, avg(latency) AS avg, ' +
-        'percentile_cont(ARRAY[0.5, 0.9, 0.95, 0.99]) WITHIN GROUP (ORDER BY latency) AS pct',
-    };
-    const rows = await this.db.query<Array<Record<string, unknown>>>(
-      `SELECT date_bin(${width}::interval, timestamp, ${from}::timestamptz) AS bucket, ${measures[kind]} ` +
-        `FROM request_logs ${where.sql} GROUP BY 1 ORDER BY 1`,
-      where.params,
-    );
+    const ranged = { ...filters, start_time: start, end_time: end };
+    // Buckets of whole hours add up rollup rows (30 days: 720 per status instead of a million log rows).
+    const hourMeasures = HOUR_MEASURES[kind];
+    const hours =
+      hourMeasures && rollupAnswers(ranged) && bucketSeconds % 3600 === 0 ? wholeHours(start, end) : undefined;
+    const rows =
+      hourMeasures && hours
+        ? sumByBucket(
+            await Promise.all([
+              bucketRows(
+                this.db,
+                'request_log_hourly',
+                'hour',
+                hourMeasures,
+                rollupWhere(ranged.status, hours),
+                bucketSeconds,
+                origin,
+              ),
+              ...edgesOf(ranged, hours).map((w) =>
+                bucketRows(this.db, 'request_logs', 'timestamp', ROW_MEASURES[kind], w, bucketSeconds, origin),
+              ),
+            ]),
+            MEASURE_NAMES[kind],
+          )
+        : await bucketRows(
+            this.db,
+            'request_logs',
+            'timestamp',
+            ROW_MEASURES[kind],
+            whereOf(ranged),
+            bucketSeconds,
+            origin,
+          );
     const buckets = eachBucket(origin, end, bucketSeconds, rows).map(([at, row]) => bucketOf(kind, at, row));
     return { start, end, bucketSeconds, buckets };
   }

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import {
   SqlWhere,
+  bucketRows,
   distinctValues,
   eachBucket,
   histogramBuckets,
@@ -94,6 +95,12 @@ function rollupAnswers(f: McpLogFilters): boolean {
 
 /** How many matches of a `content_search` past the page's end are counted (docs/mcp.md, "Tool log queries at scale"). */
 export const SEARCH_COUNT_MARGIN = 1000;
+
+/** Calls per status, from the log rows (`count(*)`) or the rollup (`sum(calls)`). */
+function measuresOf(calls: string): string {
+  const by = (status: string) => `${calls} FILTER (WHERE status = '${status}') AS ${status}`;
+  return `${calls} AS count, ${by('success')}, ${by('error')}, ${by('processing')}`;
+}
 
 const num = sqlNumber;
 const optionalNum = sqlOptionalNumber;
@@ -239,19 +246,30 @@ export class McpToolLogQuery {
     const hours = rollupAnswers(ranged) && bucketSeconds % 3600 === 0 ? wholeHours(start, end) : undefined;
     const parts = hours
       ? [
-          this.bucketed(
+          bucketRows(
+            this.db,
             'mcp_tool_log_hourly',
             'hour',
-            'sum(calls)',
+            measuresOf('sum(calls)'),
             rollupWhere(ranged.status, hours),
             bucketSeconds,
             origin,
           ),
           ...edgesOf(ranged, hours).map((w) =>
-            this.bucketed('mcp_tool_logs', 'timestamp', 'count(*)', w, bucketSeconds, origin),
+            bucketRows(this.db, 'mcp_tool_logs', 'timestamp', measuresOf('count(*)'), w, bucketSeconds, origin),
           ),
         ]
-      : [this.bucketed('mcp_tool_logs', 'timestamp', 'count(*)', whereOf(ranged), bucketSeconds, origin)];
+      : [
+          bucketRows(
+            this.db,
+            'mcp_tool_logs',
+            'timestamp',
+            measuresOf('count(*)'),
+            whereOf(ranged),
+            bucketSeconds,
+            origin,
+          ),
+        ];
     const rows = sumByBucket(await Promise.all(parts), ['count', 'success', 'error', 'processing']);
     const buckets = eachBucket(origin, end, bucketSeconds, rows).map(([at, row]) => ({
       timestamp: at.toISOString(),
@@ -261,26 +279,6 @@ export class McpToolLogQuery {
       processing: num(row?.processing),
     }));
     return { start, end, bucketSeconds, buckets };
-  }
-
-  /** Per time bucket: calls by status, from the log rows (`count(*)`) or the hourly rollup (`sum(calls)`). */
-  private bucketed(
-    table: string,
-    timeColumn: string,
-    calls: string,
-    where: SqlWhere,
-    bucketSeconds: number,
-    origin: Date,
-  ): Promise<Array<Record<string, unknown>>> {
-    const width = where.param(`${bucketSeconds} seconds`);
-    const from = where.param(origin);
-    const by = (status: string) => `COALESCE(${calls} FILTER (WHERE status = '${status}'), 0)`;
-    return this.db.query<Array<Record<string, unknown>>>(
-      `SELECT date_bin(${width}::interval, ${timeColumn}, ${from}::timestamptz) AS bucket, ` +
-        `COALESCE(${calls}, 0) AS count, ${by('success')} AS success, ${by('error')} AS error, ` +
-        `${by('processing')} AS processing FROM ${table} ${where.sql} GROUP BY 1`,
-      where.params,
-    );
   }
 
   /** Distinct tool names, server labels and virtual keys (skip scans over their indexes). */
