@@ -160,7 +160,9 @@ describe.skipIf(!BUILT)(`graceful shutdown with ${STREAMS} open streams (${RUN_M
 
   it('SIGTERM: new requests refused, every open stream completes, log rows flushed, exit 0', async () => {
     const node = stack.api[0]!;
+    const startupMs = node.startupMs;
     const port = node.port!;
+    const openedFrom = Date.now();
     const streams = Array.from({ length: STREAMS }, (_, i) => openStream(port, vk, `shutdown-${i}`));
     // Bounded: every stream either relays its first word or ends (an error ends the wait too).
     await Promise.race([
@@ -172,6 +174,7 @@ describe.skipIf(!BUILT)(`graceful shutdown with ${STREAMS} open streams (${RUN_M
     expect(sim.requests({ path: '/chat/completions' })).toHaveLength(STREAMS);
 
     const signalledAt = Date.now();
+    const openMs = signalledAt - openedFrom;
     signal(node, 'SIGTERM');
     const draining = JSON.parse(await node.gw.waitForLine(/shutting down/)) as Record<string, unknown>;
     expect(draining.in_flight_requests).toBe(STREAMS);
@@ -223,8 +226,8 @@ describe.skipIf(!BUILT)(`graceful shutdown with ${STREAMS} open streams (${RUN_M
       expect(row).toMatchObject({ status: 'success', stream: true, completion_tokens: WORDS.length });
     }
     console.log(
-      `graceful shutdown (${RUN_MODE}): ${STREAMS} streams open at SIGTERM, drained and exited 0 in ${drainMs} ms, ` +
-        `${rows.length} log rows after restart`,
+      `graceful shutdown (${RUN_MODE}): gateway started in ${startupMs} ms; ${STREAMS} streams open in ${openMs} ms; ` +
+        `drained and exited 0 in ${drainMs} ms after SIGTERM; restarted in ${node.startupMs} ms, ${rows.length} log rows`,
     );
   });
 });

@@ -62,6 +62,8 @@ export interface GatewayNode {
   appDir: string;
   env: Record<string, string>;
   args: string[];
+  /** Milliseconds from spawn to the ready line, of the current process. */
+  startupMs: number;
 }
 
 export interface Cluster {
@@ -92,17 +94,23 @@ export async function startNode(
   env: Record<string, string>,
   options: { appDir?: string; args?: string[]; port?: number } = {},
 ): Promise<GatewayNode> {
+  const started = Date.now();
   const appDir = options.appDir ?? mkdtempSync(join(tmpdir(), `gw-system-${role}-`));
   const args = ['--role', role, ...(options.args ?? [])];
   if (role === 'worker') {
     const gw = spawnGateway(['--app-dir', appDir, ...args], env);
-    await gw.waitForLine(/gateway worker started/, 60_000);
-    return { role, gw, port: undefined, http: NO_HTTP, admin: NO_HTTP, appDir, env, args };
+    await gw.waitForLine(/gateway worker started/, 60_000).catch((err: unknown) => {
+      gw.child.kill('SIGKILL');
+      throw err;
+    });
+    const startupMs = Date.now() - started;
+    return { role, gw, port: undefined, http: NO_HTTP, admin: NO_HTTP, appDir, env, args, startupMs };
   }
   const portArgs = options.port ? ['--port', String(options.port)] : [];
   const spawned = await startSpawned(env, { appDir, args: [...args, ...portArgs] });
   const admin = spawned.http.withHeaders({ 'x-gateway-setup-token': SYSTEM_SETUP_TOKEN });
-  return { role, gw: spawned.gw, port: spawned.port, http: spawned.http, admin, appDir, env, args };
+  const startupMs = Date.now() - started;
+  return { role, gw: spawned.gw, port: spawned.port, http: spawned.http, admin, appDir, env, args, startupMs };
 }
 
 /** Sends `sig` (SIGTERM, SIGINT, SIGSTOP, …) and returns at once; `exited(node)` waits for the exit. */
@@ -143,7 +151,7 @@ function isRunning(node: GatewayNode): boolean {
 export async function restart(node: GatewayNode): Promise<GatewayNode> {
   if (isRunning(node)) throw new Error(`pid ${node.gw.child.pid} is still running: kill or signal it first`);
   const next = await startNode(node.role, node.env, { appDir: node.appDir, args: node.args, port: node.port });
-  Object.assign(node, { gw: next.gw, port: next.port, http: next.http, admin: next.admin });
+  Object.assign(node, { gw: next.gw, port: next.port, http: next.http, admin: next.admin, startupMs: next.startupMs });
   return node;
 }
 
@@ -265,15 +273,19 @@ export function systemHarness() {
         writeFileSync(configPath, JSON.stringify(options.config));
         args.push('--config', configPath);
       }
-      // The first api process runs the migrations (under an advisory lock anyway); the others start beside it.
-      const first = track(await startNode(single ? 'all' : 'api', env, { args }));
-      const rest = await Promise.all([
+      // All at once: migrations run under an advisory lock, so replicas can start together.
+      // Settled, not all: a process that started beside one that failed is still torn down.
+      const settled = await Promise.allSettled([
+        startNode(single ? 'all' : 'api', env, { args }),
         ...Array.from({ length: apiCount - 1 }, () => startNode('api', env, { args })),
         ...Array.from({ length: workerCount }, () => startNode('worker', env, { args })),
       ]);
-      rest.forEach(track);
-      const api = [first, ...rest.slice(0, apiCount - 1)];
-      return { api, workers: rest.slice(apiCount - 1), env, admin: first.admin };
+      const started = settled.flatMap((s) => (s.status === 'fulfilled' ? [track(s.value)] : []));
+      const failed = settled.find((s) => s.status === 'rejected');
+      if (failed) throw failed.reason;
+      const api = started.slice(0, apiCount);
+      const admin = api[0]!.admin;
+      return { api, workers: started.slice(apiCount), env, admin };
     },
   };
 }

@@ -4,8 +4,10 @@ import type { CapturedRequest, Simulator } from '../simulator/server.js';
 import { IS_LONG } from './profile.js';
 import { BUILT, kill9, SCALE_OUT, systemHarness, waitHealthy, wireSimulator, type Cluster } from './harness.js';
 
-const LOAD_MS = IS_LONG ? 20_000 : 4_000;
-/** Replica A is killed this long after the load started (and after every async job was accepted). */
+/** The load goes on this long after replica A was killed (and stops at the latest after LOAD_HARD_BOUND_MS). */
+const LOAD_AFTER_KILL_MS = IS_LONG ? 12_000 : 2_500;
+const LOAD_HARD_BOUND_MS = 90_000;
+/** Replica A is killed this long after the load started, or later once every async job was accepted. */
 const KILL_AFTER_MS = IS_LONG ? 8_000 : 1_500;
 const CLIENTS_PER_REPLICA = 10;
 const JOBS_PER_REPLICA = IS_LONG ? 60 : 20;
@@ -78,10 +80,10 @@ async function attempt(target: Target, stream: boolean): Promise<Attempt> {
   }
 }
 
-/** A client: unary and streamed requests in turn until `until`; on replica A it stops at its first failure. */
-async function client(target: Target, index: number, until: number): Promise<Attempt[]> {
+/** A client: unary and streamed requests in turn until `load.endsAt`; it stops at its first failure (replica A). */
+async function client(target: Target, index: number, load: { endsAt: number }): Promise<Attempt[]> {
   const attempts: Attempt[] = [];
-  for (let i = index; Date.now() < until; i++) {
+  for (let i = index; Date.now() < load.endsAt; i++) {
     const result = await attempt(target, i % 2 === 1);
     attempts.push(result);
     if (result.outcome.kind !== 'ok') break;
@@ -148,13 +150,14 @@ describe.skipIf(!BUILT || !SCALE_OUT)('two api replicas and two workers, one of 
   it('kill -9 of an api replica mid-load, then of a worker with jobs queued', async () => {
     const [a, b] = stack.api as [(typeof stack.api)[0], (typeof stack.api)[0]];
     const loadStarted = Date.now();
-    const loadEnds = loadStarted + LOAD_MS;
+    // Until the kill the load has only the hard bound; then it goes on for LOAD_AFTER_KILL_MS.
+    const load = { endsAt: loadStarted + LOAD_HARD_BOUND_MS };
     const clients = [
       ...Array.from({ length: CLIENTS_PER_REPLICA }, (_, i) =>
-        client({ replica: 'a', baseUrl: onA.baseUrl, vk }, i, loadEnds),
+        client({ replica: 'a', baseUrl: onA.baseUrl, vk }, i, load),
       ),
       ...Array.from({ length: CLIENTS_PER_REPLICA }, (_, i) =>
-        client({ replica: 'b', baseUrl: onB.baseUrl, vk }, i, loadEnds),
+        client({ replica: 'b', baseUrl: onB.baseUrl, vk }, i, load),
       ),
     ];
 
@@ -174,6 +177,7 @@ describe.skipIf(!BUILT || !SCALE_OUT)('two api replicas and two workers, one of 
 
     await new Promise((r) => setTimeout(r, Math.max(0, loadStarted + KILL_AFTER_MS - Date.now())));
     const killedAt = Date.now();
+    load.endsAt = Math.min(load.endsAt, killedAt + LOAD_AFTER_KILL_MS);
     expect(await kill9(a)).toEqual({ code: null, signal: 'SIGKILL' });
     const attempts = (await Promise.all(clients)).flat();
 
@@ -272,8 +276,9 @@ describe.skipIf(!BUILT || !SCALE_OUT)('two api replicas and two workers, one of 
     expect(b.gw.child.exitCode).toBeNull();
 
     const streamsOnB = onReplicaB.filter((t) => t.stream).length;
+    const startups = [...stack.api, ...stack.workers].map((n) => n.startupMs).join(', ');
     console.log(
-      `replica kill: A answered ${onReplicaA.length - failedOnA.length} before the kill, ${failedOnA.length} failed ` +
+      `replica kill: processes started in ${startups} ms; A answered ${onReplicaA.length - failedOnA.length} before the kill, ${failedOnA.length} failed ` +
         `(${inFlightAtKill.length} in flight at the kill: ${[...new Set(inFlightAtKill.map((t) => (t.outcome as { message: string }).message))].join('; ')}); ` +
         `B answered ${onReplicaB.length} (${streamsOnB} streamed), all logged; jobs: ${jobs.length}, ` +
         `${queuedAtKill.length} queued at the worker kill, ${interrupted.length} interrupted, ` +
