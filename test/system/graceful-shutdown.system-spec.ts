@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RUN_MODE } from '../helpers/test-env.js';
-import type { Simulator } from '../simulator/server.js';
+import type { HttpClient } from '../helpers/http.js';
+import type { CapturedRequest, Simulator } from '../simulator/server.js';
 import { BUILT, exited, restart, signal, systemHarness, wireSimulator, type Cluster } from './harness.js';
 
 /** The issue's figure, in both profiles. */
@@ -10,6 +11,12 @@ const STREAMS = 200;
 const WORDS = Array.from({ length: 16 }, (_, i) => `w${i}`);
 const TEXT = WORDS.join(' ');
 const CHUNK_DELAY_MS = 300;
+/** Async jobs submitted before the streams: JOB_SLOTS of them at the provider (4 s each) at the signal. */
+const JOBS = 8;
+const JOB_SLOTS = 4;
+const JOB_DELAY_MS = 4_000;
+const STREAM_MODEL = 'gpt-4o-mini';
+const JOB_MODEL = 'gpt-4o';
 /** src/core/shutdown.ts: past this the process exits 1. */
 const DRAIN_TIMEOUT_MS = 25_000;
 
@@ -30,7 +37,7 @@ interface StreamResult {
 /** A streamed chat completion over its own connection (no keep-alive pool), read event by event. */
 function openStream(port: number, vk: string, marker: string): StreamResult {
   const body = JSON.stringify({
-    model: 'openai/gpt-4o-mini',
+    model: `openai/${STREAM_MODEL}`,
     stream: true,
     messages: [{ role: 'user', content: `shutdown stream ${marker}` }],
   });
@@ -134,12 +141,35 @@ function freshRequest(
   });
 }
 
+interface LogRow {
+  id: string;
+  status: string;
+  stream: boolean;
+  model: string;
+  completion_tokens: number;
+}
+
+/** GET /api/logs until it holds `count` rows (the writer flushes in batches; bounded to 15 s); more is a failure. */
+async function logRows(admin: HttpClient, count: number): Promise<LogRow[]> {
+  for (let round = 0; ; round++) {
+    const logs = await admin.get('/api/logs', { query: { limit: 1000 } });
+    expect(logs.status, logs.text).toBe(200);
+    const total = logs.body.pagination.total_count as number;
+    expect(total).toBeLessThanOrEqual(count);
+    if (total === count) return logs.body.logs as LogRow[];
+    if (round > 75) throw new Error(`${total} log rows after 15 s, expected ${count}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /**
  * Issue 18 §2, graceful shutdown under load: one gateway process (`--role all`, as a user runs it) with 200 streamed
- * chat completions mid-stream gets SIGTERM. New requests are refused the way src/core/http/drain-gate.ts does it (a
- * 503 `service_unavailable` GatewayError with `Connection: close` while draining, connection refused once the process
- * is gone), every open stream ends with its whole content and `data: [DONE]` within the drain timeout, the process
- * exits 0, and after a restart on the same app dir / database the request logs hold one success row per stream.
+ * chat completions mid-stream and async jobs running (every worker slot at the provider, more queued) gets SIGTERM.
+ * New requests are refused the way src/core/http/drain-gate.ts does it (a 503 `service_unavailable` GatewayError with
+ * `Connection: close` while draining, connection refused once the process is gone); every open stream ends with its
+ * whole content and `data: [DONE]`, and every running job gets its provider answer, within the drain timeout; the
+ * process exits 0. After a restart on the same app dir / database the queued jobs run, every job completed and was
+ * sent once, and the request logs hold exactly one success row per stream and per job.
  */
 describe.skipIf(!BUILT)(`graceful shutdown with ${STREAMS} open streams (${RUN_MODE})`, () => {
   const sys = systemHarness();
@@ -149,19 +179,43 @@ describe.skipIf(!BUILT)(`graceful shutdown with ${STREAMS} open streams (${RUN_M
 
   beforeAll(async () => {
     sim = await sys.simulator({ maxCaptured: 1000 });
-    sim.scenario({
-      match: { path: '/chat/completions' },
-      responses: [{ ok: true, text: TEXT, chunk_delay_ms: CHUNK_DELAY_MS }],
-      repeat: true,
-    });
-    stack = await sys.cluster({ api: 1 });
+    sim.scenario([
+      {
+        match: { model: STREAM_MODEL },
+        responses: [{ ok: true, text: TEXT, chunk_delay_ms: CHUNK_DELAY_MS }],
+        repeat: true,
+      },
+      { match: { model: JOB_MODEL }, responses: [{ fault: 'delay', delay_ms: JOB_DELAY_MS }], repeat: true },
+    ]);
+    stack = await sys.cluster({ api: 1, config: { async_jobs: { concurrency: JOB_SLOTS } } });
     vk = await wireSimulator(stack.admin, sim);
   });
 
-  it('SIGTERM: new requests refused, every open stream completes, log rows flushed, exit 0', async () => {
+  const calls = (model: string) => sim.requests({ path: '/chat/completions' }).filter((r) => r.model === model);
+  const markerOf = (r: CapturedRequest) => (r.body as { messages: Array<{ content: string }> }).messages[0]!.content;
+
+  it('SIGTERM: new requests refused, every open stream and running job completes, log rows flushed, exit 0', async () => {
     const node = stack.api[0]!;
     const startupMs = node.startupMs;
     const port = node.port!;
+    const inference = node.http.withHeaders({ authorization: `Bearer ${vk}` });
+
+    // Async jobs: every slot busy at the provider, the rest queued behind them.
+    const jobs: Array<{ id: string; marker: string }> = [];
+    for (let i = 0; i < JOBS; i++) {
+      const marker = `shutdown job ${i}`;
+      const res = await inference.post('/v1/async/chat/completions', {
+        model: `openai/${JOB_MODEL}`,
+        messages: [{ role: 'user', content: marker }],
+      });
+      expect(res.status, res.text).toBe(202);
+      jobs.push({ id: res.body.id as string, marker });
+    }
+    for (let i = 0; calls(JOB_MODEL).length < JOB_SLOTS; i++) {
+      if (i > 600) throw new Error('async jobs not at the provider after 30 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+
     const openedFrom = Date.now();
     const streams = Array.from({ length: STREAMS }, (_, i) => openStream(port, vk, `shutdown-${i}`));
     // Bounded: every stream either relays its first word or ends (an error ends the wait too).
@@ -171,13 +225,15 @@ describe.skipIf(!BUILT)(`graceful shutdown with ${STREAMS} open streams (${RUN_M
     ]);
     expect(streams.filter((s) => s.error || s.endedAt !== undefined)).toEqual([]);
     expect(streams.every((s) => s.status === 200)).toBe(true);
-    expect(sim.requests({ path: '/chat/completions' })).toHaveLength(STREAMS);
+    expect(calls(STREAM_MODEL)).toHaveLength(STREAMS);
 
     const signalledAt = Date.now();
     const openMs = signalledAt - openedFrom;
     signal(node, 'SIGTERM');
     const draining = JSON.parse(await node.gw.waitForLine(/shutting down/)) as Record<string, unknown>;
-    expect(draining.in_flight_requests).toBe(STREAMS);
+    // The streams, and the jobs running at the provider (a job replays its request through the HTTP stack).
+    expect(draining.in_flight_requests).toBeGreaterThanOrEqual(STREAMS);
+    expect(draining.in_flight_requests).toBeLessThanOrEqual(STREAMS + JOB_SLOTS);
     // Still mid-stream when the drain started: none had its terminator yet.
     expect(streams.filter((s) => s.done).length).toBeLessThan(STREAMS);
 
@@ -209,25 +265,54 @@ describe.skipIf(!BUILT)(`graceful shutdown with ${STREAMS} open streams (${RUN_M
       expect(s.done, s.requestId).toBe(true);
       expect(s.events.at(-1), s.requestId).toBe('[DONE]');
     }
-    expect(sim.requests({ path: '/chat/completions' })).toHaveLength(STREAMS);
+    expect(calls(STREAM_MODEL)).toHaveLength(STREAMS);
+    // Every job at the provider was answered before the exit (the drain waited for it); none was cut off.
+    const jobsSentBeforeExit = calls(JOB_MODEL);
+    expect(jobsSentBeforeExit.length).toBeGreaterThanOrEqual(JOB_SLOTS);
+    expect(jobsSentBeforeExit.filter((r) => r.status !== 200 || r.client_aborted)).toEqual([]);
 
     // Gone: the port refuses connections now.
     expect((await freshRequest(port, vk)).error).toBe('ECONNREFUSED');
 
-    // Restarted on the same app dir (embedded) or database (scale-out): one success row per stream, nothing else.
+    // Restarted on the same app dir (embedded) or database (scale-out): the queued jobs run now; every job completed,
+    // each sent to the provider once (none interrupted: a clean shutdown sends nothing twice and loses nothing).
     await restart(node);
-    const logs = await node.admin.get('/api/logs', { query: { limit: 1000 } });
-    expect(logs.status, logs.text).toBe(200);
-    expect(logs.body.pagination.total_count).toBe(STREAMS);
-    const rows = logs.body.logs as Array<{ id: string; status: string; stream: boolean; completion_tokens: number }>;
-    expect(rows.map((r) => r.id).sort()).toEqual(streams.map((s) => s.requestId).sort());
-    expect(new Set(rows.map((r) => r.id)).size).toBe(STREAMS);
-    for (const row of rows) {
+    const restarted = node.http.withHeaders({ authorization: `Bearer ${vk}` });
+    const final = new Map<string, any>();
+    for (let round = 0; final.size < JOBS; round++) {
+      if (round > 300) throw new Error(`${JOBS - final.size} jobs not final 60 s after the restart`);
+      for (const job of jobs.filter((j) => !final.has(j.id))) {
+        const res = await restarted.get(`/v1/async/chat/completions/${job.id}`);
+        if (res.status === 200) final.set(job.id, res.body);
+        else expect(res.status, res.text).toBe(202);
+      }
+      if (final.size < JOBS) await new Promise((r) => setTimeout(r, 200));
+    }
+    for (const job of jobs) {
+      expect(final.get(job.id), job.marker).toMatchObject({ status: 'completed', status_code: 200 });
+      expect(final.get(job.id).result.choices[0].message.content).toBe(`echo: ${job.marker}`);
+      expect(
+        calls(JOB_MODEL).filter((r) => markerOf(r) === job.marker),
+        job.marker,
+      ).toHaveLength(1);
+    }
+
+    // One success row per stream and per job, nothing else (the refused request left none).
+    const rows = await logRows(node.admin, STREAMS + JOBS);
+    const streamRows = rows.filter((r) => r.stream);
+    expect(streamRows.map((r) => r.id).sort()).toEqual(streams.map((s) => s.requestId).sort());
+    expect(new Set(rows.map((r) => r.id)).size).toBe(STREAMS + JOBS);
+    for (const row of streamRows) {
       expect(row).toMatchObject({ status: 'success', stream: true, completion_tokens: WORDS.length });
     }
+    const jobRows = rows.filter((r) => !r.stream);
+    expect(jobRows).toHaveLength(JOBS);
+    for (const row of jobRows) expect(row).toMatchObject({ status: 'success', model: JOB_MODEL });
     console.log(
       `graceful shutdown (${RUN_MODE}): gateway started in ${startupMs} ms; ${STREAMS} streams open in ${openMs} ms; ` +
-        `drained and exited 0 in ${drainMs} ms after SIGTERM; restarted in ${node.startupMs} ms, ${rows.length} log rows`,
+        `drained and exited 0 in ${drainMs} ms after SIGTERM (${String(draining.in_flight_requests)} in flight, ` +
+        `${jobsSentBeforeExit.length} of ${JOBS} jobs sent before the exit); restarted in ${node.startupMs} ms, ` +
+        `${rows.length} log rows`,
     );
   });
 });
