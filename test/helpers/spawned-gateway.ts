@@ -46,7 +46,12 @@ export async function startSpawned(
 ): Promise<SpawnedGateway> {
   const appDir = options.appDir ?? mkdtempSync(join(tmpdir(), 'gw-spawned-'));
   const gw = spawnGateway(['--port', '0', '--app-dir', appDir, ...(options.args ?? [])], env, options.cwd);
-  const listening = JSON.parse(await gw.waitForLine(/gateway listening/, 60_000)) as Record<string, unknown>;
+  // A process that never got ready is killed here: the caller has no handle on it to tear it down.
+  const line = await gw.waitForLine(/gateway listening/, 60_000).catch((err: unknown) => {
+    gw.child.kill('SIGKILL');
+    throw err;
+  });
+  const listening = JSON.parse(line) as Record<string, unknown>;
   const port = Number(listening.port);
   return { gw, port, http: new HttpClient(`http://127.0.0.1:${port}`), appDir, listening };
 }
