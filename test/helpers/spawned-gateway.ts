@@ -39,13 +39,18 @@ export async function runModeEnv(): Promise<{ env: Record<string, string>; clean
   };
 }
 
-/** Spawns `dist/src/main.js --port 0` and waits for its listening line; the bound port is read from that line. */
+/** Spawns `node [nodeArgs] dist/src/main.js --port 0` and waits for its listening line; the bound port is read from that line. */
 export async function startSpawned(
   env: Record<string, string>,
-  options: { args?: string[]; appDir?: string; cwd?: string } = {},
+  options: { args?: string[]; appDir?: string; cwd?: string; nodeArgs?: string[] } = {},
 ): Promise<SpawnedGateway> {
   const appDir = options.appDir ?? mkdtempSync(join(tmpdir(), 'gw-spawned-'));
-  const gw = spawnGateway(['--port', '0', '--app-dir', appDir, ...(options.args ?? [])], env, options.cwd);
+  const gw = spawnGateway(
+    ['--port', '0', '--app-dir', appDir, ...(options.args ?? [])],
+    env,
+    options.cwd,
+    options.nodeArgs,
+  );
   const listening = JSON.parse(await gw.waitForLine(/gateway listening/, 60_000)) as Record<string, unknown>;
   const port = Number(listening.port);
   return { gw, port, http: new HttpClient(`http://127.0.0.1:${port}`), appDir, listening };

@@ -110,7 +110,7 @@ export class FaultMix {
       }
     }
     const headers = Object.fromEntries(Object.entries(overload_headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
-    return new FaultMix(rate, seed, kinds as FaultKind[], match as ScenarioMatch, hint_ms, headers);
+    return new FaultMix(rate, seed, kinds as FaultKind[], match, hint_ms, headers);
   }
 
   /** One draw for a request: the fault's plan and kind, or undefined for the normal answer. */
