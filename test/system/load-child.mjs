@@ -19,6 +19,8 @@ const total = Math.round((rate * durationMs) / 1000);
 const started = performance.now();
 let finished = 0;
 let stopping = false;
+/** Records of the requests sent and not yet answered (reported as unanswered at the cutoff). */
+const pending = new Map();
 
 /** The last `data:` event of an SSE text, parsed ('[DONE]' as the string; undefined when none or not JSON). */
 function lastEvent(text) {
@@ -44,10 +46,12 @@ function send(i) {
   });
   const t0 = performance.now();
   const rec = { i, stream, t: Math.round(t0 - started) };
+  pending.set(i, rec);
   let done = false;
   const finish = () => {
     if (done) return;
     done = true;
+    pending.delete(i);
     rec.ms = Math.round(performance.now() - t0);
     sink.write(`${JSON.stringify(rec)}\n`);
     finished += 1;
@@ -127,7 +131,7 @@ const tick = setInterval(() => {
 }, 5);
 
 // Bounded: once every request is sent, wait for the last answers at most `timeoutMs` more (each request times out
-// by itself before that), then report.
+// by itself before that, unless it is still queued for one of the `maxSockets` sockets), then report.
 const report = setInterval(() => {
   const late = performance.now() - started > durationMs + timeoutMs + 5000;
   if ((next >= total && finished >= total) || late) {
@@ -135,6 +139,12 @@ const report = setInterval(() => {
     clearInterval(tick);
     stopping = true;
     const seconds = (performance.now() - started) / 1000;
+    // A request still waiting at the cutoff (queued for a socket, or never answered) is recorded as such.
+    for (const rec of pending.values()) {
+      rec.client_error = 'not answered by the cutoff';
+      rec.ms = Math.round(performance.now() - started - rec.t);
+      sink.write(`${JSON.stringify(rec)}\n`);
+    }
     sink.end(() => {
       process.stdout.write(`${JSON.stringify({ done: true, sent: next, finished, seconds, sendSeconds })}\n`);
       agent.destroy();
