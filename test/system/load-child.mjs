@@ -5,7 +5,7 @@
 // `timeoutMs` (then it is recorded with `client_error: 'timeout'`). A share `streamShare` of them ask for
 // `stream: true` and are read to their end. Writes one JSON line per request to `out`, then `{"done":…}` on stdout.
 //
-// Input: { url, key, rate, durationMs, streamShare, timeoutMs, model, out, maxSockets? }
+// Input: { url, key, rate, durationMs, streamShare, timeoutMs, model, out, maxSockets? (default 1024) }
 import { createWriteStream } from 'node:fs';
 import { clearInterval, setInterval } from 'node:timers';
 import http from 'node:http';

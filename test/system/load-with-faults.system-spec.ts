@@ -107,6 +107,10 @@ async function runLoadChild(url: string, key: string, rate: number, seconds: num
     timeoutMs: CLIENT_TIMEOUT_MS,
     model: `${PRIMARY.provider}/${PRIMARY.model}`,
     out,
+    // A client's pool, as an SDK has: at most one connection per request a second (512 at most). Requests beyond it
+    // wait in the pool, timed from their scheduled start. Unbounded, a starved box's accept backlog overflows and the
+    // kernel resets the connections it dropped (seen at a load average of 17 on 2 cores): a test of the OS, not of us.
+    maxSockets: Math.min(512, rate),
   };
   const child = spawn(process.execPath, [resolve('test/system/load-child.mjs'), JSON.stringify(input)], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -134,6 +138,13 @@ function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return kb / 1024;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Least-squares slope of (x, y) pairs. */
@@ -283,12 +294,15 @@ describe.skipIf(!existsSync(MAIN_JS))(`load with faults (${SYSTEM_PROFILE} profi
   async function loadWithFaults(rate: number, seconds: number, seed: number) {
     sim.reset();
     sim.faultMix({ rate: FAULT_RATE, seed, overload_headers: { 'x-sim-overloaded': 'true' } });
-    const rss = sampleRss(gw.gw.child.pid!);
+    const pid = gw.gw.child.pid!;
+    const cpuBefore = cpuSeconds(pid);
+    const rss = sampleRss(pid);
     // The gateway's access log: keep the last lines only, so the runner does not hold every line of the run.
     const drain = setInterval(() => gw.gw.stdout.splice(0, Math.max(0, gw.gw.stdout.length - 200)), 1000);
     try {
       const load = await runLoadChild(`http://127.0.0.1:${gw.port}`, vkValue, rate, seconds, dir);
-      return { load, samples: rss.stop(), captured: sim.requests(), mix: sim.faultMixView()! };
+      const cpu = cpuSeconds(pid) - cpuBefore;
+      return { load, samples: rss.stop(), captured: sim.requests(), mix: sim.faultMixView()!, cpu };
     } finally {
       rss.stop();
       clearInterval(drain);
@@ -314,7 +328,7 @@ describe.skipIf(!existsSync(MAIN_JS))(`load with faults (${SYSTEM_PROFILE} profi
     expect(peak - samples[0]![1]).toBeLessThan(RSS_GROWTH_LIMIT_MB);
   }
 
-  function figures(load: LoadResult, samples: Array<[number, number]>, mix: FaultMixView, warmup: number) {
+  function figures(load: LoadResult, samples: Array<[number, number]>, mix: FaultMixView, warmup: number, cpu: number) {
     const durations = load.records.map((r) => r.ms).sort((a, b) => a - b);
     const after = samples.filter(([t]) => t >= warmup);
     return {
@@ -338,6 +352,8 @@ describe.skipIf(!existsSync(MAIN_JS))(`load with faults (${SYSTEM_PROFILE} profi
         p99: durations[Math.floor(durations.length * 0.99)],
         max: durations.at(-1),
       },
+      // The gateway's own CPU per request: tells a costly gateway from a starved one when latencies grow.
+      gateway_cpu_ms_per_request: +((cpu * 1000) / load.sent).toFixed(2),
       rss_start_mb: Math.round(samples[0]?.[1] ?? NaN),
       rss_peak_mb: Math.round(Math.max(...samples.map((x) => x[1]))),
       rss_end_mb: Math.round(samples.at(-1)?.[1] ?? NaN),
@@ -349,8 +365,8 @@ describe.skipIf(!existsSync(MAIN_JS))(`load with faults (${SYSTEM_PROFILE} profi
   it(
     `${LOAD.rate} req/s for ${LOAD.seconds} s, ${FAULT_RATE * 100} % faults, ${STREAM_SHARE * 100} % streams: every request answered with its fault's outcome, logged once, charged exactly`,
     async () => {
-      const { load, samples, captured, mix } = await loadWithFaults(LOAD.rate, LOAD.seconds, 18);
-      console.log(`load with faults: ${JSON.stringify(figures(load, samples, mix, 5))}`);
+      const { load, samples, captured, mix, cpu } = await loadWithFaults(LOAD.rate, LOAD.seconds, 18);
+      console.log(`load with faults: ${JSON.stringify(figures(load, samples, mix, 5, cpu))}`);
       expectAllAnswered(load, LOAD.rate, LOAD.seconds);
       // The mix did inject every kind (3,000 requests at 5 %: about 25 of each).
       for (const kind of FAULT_KINDS) expect(mix.injected[kind], kind).toBeGreaterThan(0);
@@ -428,8 +444,8 @@ describe.skipIf(!existsSync(MAIN_JS))(`load with faults (${SYSTEM_PROFILE} profi
   it(
     `soak: ${SOAK.rate} req/s for ${SOAK.seconds} s with faults, RSS under ${RSS_LIMIT_MB} MB${IS_LONG ? ` and its slope under ${SLOPE_LIMIT_MB_PER_MIN} MB/min after ${SOAK.warmup} s` : ' (slope reported)'}`,
     async () => {
-      const { load, samples, mix } = await loadWithFaults(SOAK.rate, SOAK.seconds, 1818);
-      const f = figures(load, samples, mix, SOAK.warmup);
+      const { load, samples, mix, cpu } = await loadWithFaults(SOAK.rate, SOAK.seconds, 1818);
+      const f = figures(load, samples, mix, SOAK.warmup, cpu);
       console.log(`soak: ${JSON.stringify(f)}`);
       expectAllAnswered(load, SOAK.rate, SOAK.seconds);
       expect(load.records.filter((r) => r.status === 200 || r.error?.is_gateway_error !== undefined)).toHaveLength(
