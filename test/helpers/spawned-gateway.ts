@@ -51,7 +51,15 @@ export async function startSpawned(
     options.cwd,
     options.nodeArgs,
   );
-  const listening = JSON.parse(await gw.waitForLine(/gateway listening/, 60_000)) as Record<string, unknown>;
+  let line: string;
+  try {
+    line = await gw.waitForLine(/gateway listening/, 60_000);
+  } catch (e) {
+    // A gateway that did not come up in time is not left running behind the failed suite.
+    gw.child.kill('SIGKILL');
+    throw e;
+  }
+  const listening = JSON.parse(line) as Record<string, unknown>;
   const port = Number(listening.port);
   return { gw, port, http: new HttpClient(`http://127.0.0.1:${port}`), appDir, listening };
 }
