@@ -26,9 +26,14 @@ export interface GatewayProcess {
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
 }
 
-/** Runs the built gateway (`node dist/src/main.js`) as a real process. */
-export function spawnGateway(args: string[], env: Record<string, string>, cwd?: string): GatewayProcess {
-  const child = spawn(process.execPath, [MAIN_JS, ...args], {
+/** Runs the built gateway (`node [nodeArgs] dist/src/main.js`) as a real process. */
+export function spawnGateway(
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+  nodeArgs: string[] = [],
+): GatewayProcess {
+  const child = spawn(process.execPath, [...nodeArgs, MAIN_JS, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -39,18 +39,26 @@ export async function runModeEnv(): Promise<{ env: Record<string, string>; clean
   };
 }
 
-/** Spawns `dist/src/main.js --port 0` and waits for its listening line; the bound port is read from that line. */
+/** Spawns `node [nodeArgs] dist/src/main.js --port 0` and waits for its listening line; the bound port is read from that line. */
 export async function startSpawned(
   env: Record<string, string>,
-  options: { args?: string[]; appDir?: string; cwd?: string } = {},
+  options: { args?: string[]; appDir?: string; cwd?: string; nodeArgs?: string[] } = {},
 ): Promise<SpawnedGateway> {
   const appDir = options.appDir ?? mkdtempSync(join(tmpdir(), 'gw-spawned-'));
-  const gw = spawnGateway(['--port', '0', '--app-dir', appDir, ...(options.args ?? [])], env, options.cwd);
-  // A process that never got ready is killed here: the caller has no handle on it to tear it down.
-  const line = await gw.waitForLine(/gateway listening/, 60_000).catch((err: unknown) => {
+  const gw = spawnGateway(
+    ['--port', '0', '--app-dir', appDir, ...(options.args ?? [])],
+    env,
+    options.cwd,
+    options.nodeArgs,
+  );
+  let line: string;
+  try {
+    line = await gw.waitForLine(/gateway listening/, 60_000);
+  } catch (e) {
+    // A gateway that did not come up in time is not left running behind the failed suite.
     gw.child.kill('SIGKILL');
-    throw err;
-  });
+    throw e;
+  }
   const listening = JSON.parse(line) as Record<string, unknown>;
   const port = Number(listening.port);
   return { gw, port, http: new HttpClient(`http://127.0.0.1:${port}`), appDir, listening };

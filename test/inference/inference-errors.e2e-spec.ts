@@ -170,6 +170,28 @@ describe('inference errors', () => {
     expect(failure).toBeInstanceOf(OpenAI.APIError);
   });
 
+  it('a stream the provider stalls mid-way past the request timeout ends with a 504 upstream_timeout event', async () => {
+    expect(
+      (await s.admin.put('/api/providers/openai', { network_config: { default_request_timeout: '300ms' } })).status,
+    ).toBe(200);
+    try {
+      s.sim.scenario({ match: { family: 'openai' }, responses: [{ fault: 'stall', after_events: 2 }] });
+      const res = await s.inference.post('/v1/chat/completions', chat('openai/gpt-4o-mini', { stream: true }));
+      expect(res.status).toBe(200);
+      const messages = sseMessages(res.text);
+      const last = JSON.parse(messages[messages.length - 1]!.data);
+      expect(last).toMatchObject({
+        is_gateway_error: true,
+        status_code: 504,
+        error: { type: 'upstream_timeout', code: 'upstream_timeout' },
+        extra_fields: { error_type: 'provider_timeout' },
+      });
+      expect(res.text).not.toContain('[DONE]');
+    } finally {
+      await s.admin.put('/api/providers/openai', { network_config: { default_request_timeout: '5s' } });
+    }
+  });
+
   it("a provider's in-stream error becomes the stream's last event with the provider's classification", async () => {
     s.sim.scenario({ match: { family: 'anthropic' }, responses: [{ fault: 'stream_error' }] });
     const res = await s.inference.post('/v1/chat/completions', chat('anthropic/claude-sonnet-4-5', { stream: true }));

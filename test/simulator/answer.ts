@@ -172,7 +172,7 @@ export function buildAnswer(prompt: Prompt, knobs: AnswerKnobs): Answer {
     outputWords = countWords(text);
   }
   const u = knobs.usage ?? {};
-  return {
+  const answer: Answer = {
     model: knobs.model ?? prompt.model,
     text,
     pieces,
@@ -189,6 +189,8 @@ export function buildAnswer(prompt: Prompt, knobs: AnswerKnobs): Answer {
       cost: u.cost,
     },
   };
+  knobs.report?.(answer.usage);
+  return answer;
 }
 
 /** A deterministic unit vector for a text (same text, same vector), `dims` long. */

@@ -18,10 +18,12 @@ import { runwayFamily } from './families/runway.js';
 import { mistralFamily } from './families/mistral.js';
 import { multipartBoundary, parseMultipart } from './multipart.js';
 import { type Exchange, sendReply, Timers, writeAnswer } from './response-writer.js';
+import { FaultMix, type FaultMixInput, type FaultMixView } from './fault-mix.js';
 import { builtinPlan, DEFAULT_PLAN, type Plan, ScenarioError, ScenarioStore } from './scenarios.js';
 import type { CapturedRequest, FamilyName, ScenarioInput } from './types.js';
 
 export type { CapturedRequest, ResponseStep, ScenarioInput, ScenarioMatch, UsageKnobs } from './types.js';
+export { FAULT_KINDS, type FaultKind, type FaultMixInput, type FaultMixView } from './fault-mix.js';
 
 export interface SimulatorOptions {
   /** Default 0: an ephemeral port. */
@@ -30,6 +32,8 @@ export interface SimulatorOptions {
   host?: string;
   /** Captured requests kept (oldest dropped first); 0 captures nothing (benchmarks). Default 10000. */
   maxCaptured?: number;
+  /** A seeded random fault mix from the start (as `sim.faultMix(...)`). */
+  faultMix?: FaultMixInput;
 }
 
 export interface RequestFilter {
@@ -50,6 +54,13 @@ export interface Simulator {
   /** Captured requests in arrival order (live objects: `status` and `client_aborted` fill in as answers end). */
   requests(filter?: RequestFilter): CapturedRequest[];
   scenarios(): ReturnType<ScenarioStore['list']>;
+  /**
+   * Sets a seeded random fault mix (replacing any), or removes it with `null`; answers its view. Throws on a bad
+   * input. `reset()` leaves the mix in place.
+   */
+  faultMix(input: FaultMixInput | null): FaultMixView | undefined;
+  /** The mix in force with its counters (requests drawn for, faults injected by kind), if any. */
+  faultMixView(): FaultMixView | undefined;
 }
 
 const FAMILIES = new Map<string, Family>([
@@ -110,6 +121,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const timers = new Timers();
   let captured: CapturedRequest[] = [];
   let seq = 0;
+  let mix = options.faultMix ? FaultMix.of(options.faultMix) : undefined;
+  const setMix = (input: unknown): FaultMixView | undefined => {
+    mix = input === null ? undefined : FaultMix.of(input);
+    return mix?.view();
+  };
 
   const capture = (c: CapturedRequest) => {
     if (maxCaptured <= 0) return;
@@ -164,6 +180,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       case 'POST /_sim/reset':
         reset();
         return sendJson(res, 204);
+      case 'POST /_sim/fault-mix': {
+        const { body, badJson } = parseBody(text);
+        if (badJson) return sendJson(res, 400, { error: 'the body is not JSON' });
+        try {
+          return sendJson(res, 201, { fault_mix: setMix(body) });
+        } catch (e) {
+          if (e instanceof ScenarioError) return sendJson(res, 400, { error: e.message });
+          throw e;
+        }
+      }
+      case 'GET /_sim/fault-mix':
+        return sendJson(res, 200, { fault_mix: mix?.view() ?? null });
+      case 'DELETE /_sim/fault-mix':
+        mix = undefined;
+        return sendJson(res, 204);
       case 'GET /_sim/health':
         return sendJson(res, 200, { ok: true });
       default:
@@ -171,7 +202,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
   }
 
-  function answer(sim: SimRequest, family: Family, x: Exchange, operation: ReturnType<Family['route']>, plan: Plan) {
+  function answer(
+    sim: SimRequest,
+    family: Family,
+    x: Exchange,
+    operation: ReturnType<Family['route']>,
+    plan: Plan,
+    c: CapturedRequest,
+  ) {
     if (x.res.destroyed || isReply(operation)) return;
     for (const [name, value] of Object.entries(plan.headers ?? {})) x.res.setHeader(name, value);
     const o = plan.outcome;
@@ -193,7 +231,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       case 'answer':
         if (o.faults.dropAfter === 0) return x.drop();
         if (o.faults.errorAfter !== undefined && !sim.stream) return sendReply(x, family.error(sim, { status: 500 }));
-        return writeAnswer(x, operation(o.knobs), o.faults);
+        return writeAnswer(
+          x,
+          operation({
+            ...o.knobs,
+            report: (u) => {
+              const input = u.input + u.cacheRead + u.cacheWrite;
+              const output = u.output + u.reasoning;
+              c.usage = { input_tokens: input, output_tokens: output, total_tokens: input + output };
+            },
+          }),
+          o.faults,
+        );
     }
   }
 
@@ -232,6 +281,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     };
     res.on('close', () => {
       if (!res.writableFinished && !dropped) c.client_aborted = true;
+      c.completed = res.writableFinished && !dropped;
     });
     if (family === undefined) {
       c.status = 404;
@@ -260,9 +310,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
     const taken = store.take({ family: family.name, path, model: sim.model, key: sim.key });
     c.scenario = taken?.id;
-    const plan = taken?.plan ?? builtinPlan(sim.model) ?? DEFAULT_PLAN;
-    if (plan.delayMs > 0) timers.after(plan.delayMs, () => answer(sim, family, x, operation, plan));
-    else answer(sim, family, x, operation, plan);
+    const drawn =
+      taken === undefined ? mix?.draw({ family: family.name, path, model: sim.model, key: sim.key }) : undefined;
+    c.fault = drawn?.kind;
+    const plan = taken?.plan ?? drawn?.plan ?? builtinPlan(sim.model) ?? DEFAULT_PLAN;
+    if (plan.delayMs > 0) timers.after(plan.delayMs, () => answer(sim, family, x, operation, plan, c));
+    else answer(sim, family, x, operation, plan, c);
   }
 
   const server = createServer((req, res) => {
@@ -303,5 +356,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     scenario: (s) => addScenarios(s),
     requests,
     scenarios: () => store.list(),
+    faultMix: (input) => setMix(input),
+    faultMixView: () => mix?.view(),
   };
 }

@@ -1,3 +1,4 @@
+import type { UsageNumbers } from './answer.js';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** Hosts of the OpenAI-like providers with their own rules (token exchanges, per-model surfaces, SigV4). */
@@ -62,6 +63,16 @@ export interface CapturedRequest {
   status?: number;
   /** The client closed the connection before the answer was complete (a gateway aborting its upstream call). */
   client_aborted?: boolean;
+  /** The fault mix's fault this request got (`sim.faultMix`), if any. */
+  fault?: 'rate_limit' | 'server_error' | 'overloaded' | 'reset' | 'stall' | 'broken_stream';
+  /**
+   * The usage of the answer the simulator built (input with cache reads and writes, output with reasoning), set when
+   * a normal answer (or a fault that writes part of one) was rendered. Sent to the client in full only when
+   * `completed`.
+   */
+  usage?: { input_tokens: number; output_tokens: number; total_tokens: number };
+  /** The response was written to its end (set when the connection's response closes; a drop or stall is false). */
+  completed?: boolean;
 }
 
 /** Usage knobs of a normal answer. Every field is optional; defaults come from one token per word. */
@@ -95,6 +106,8 @@ export interface AnswerKnobs {
    * `arguments` is an object (default `{}`). Ids are generated.
    */
   tool_calls?: Array<{ name: string; arguments?: Record<string, unknown> }>;
+  /** Internal (set by the server, never from a scenario): receives the usage the answer reports. */
+  report?: (usage: UsageNumbers) => void;
 }
 
 export type RetryHintKind =

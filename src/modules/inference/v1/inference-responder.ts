@@ -53,10 +53,19 @@ function encodeEmbeddings(body: Json): void {
   }
 }
 
-/** A failure after the stream started: the upstream broke off (502), or whatever the decoder or outbound raised. */
+/**
+ * A failure after the stream started: the upstream went silent past the request timeout (504 `upstream_timeout`, as
+ * a silence before the headers is), broke off (502), or whatever the decoder or outbound raised.
+ */
 function midStreamError(err: unknown): GatewayException {
   if (err instanceof GatewayException) return err;
   const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'UND_ERR_BODY_TIMEOUT') {
+    return new GatewayException(504, 'upstream_timeout', "The provider's stream stalled past the request timeout", {
+      reason: 'provider_timeout',
+      cause: err,
+    });
+  }
   return new GatewayException(
     502,
     'upstream_error',
