@@ -18,31 +18,41 @@ export const CHAT = {
 
 export interface OutageGateway extends SpawnedGateway {
   admin: HttpClient;
+  /** A second replica of the same deployment takes both (`GATEWAY_REDIS_PREFIX`, `GATEWAY_ENCRYPTION_KEY`). */
+  redisPrefix: string;
+  encryptionKey: string;
 }
 
-/** Spawns `node dist/src/main.js` on the given database and Redis, with the simulator as its OpenAI provider. */
+/**
+ * Spawns `node dist/src/main.js` on the given database and Redis and configures the simulator as its OpenAI provider
+ * (`configured`: a replica of a deployment configured already).
+ */
 export async function startOutageGateway(
   sim: Simulator,
   databaseUrl: string,
   redisUrl: string,
   extraEnv: Record<string, string> = {},
+  options: { configured?: boolean } = {},
 ): Promise<OutageGateway> {
+  const redisPrefix = extraEnv.GATEWAY_REDIS_PREFIX ?? `gwt-${randomBytes(5).toString('hex')}`;
+  const encryptionKey = extraEnv.GATEWAY_ENCRYPTION_KEY ?? randomBytes(32).toString('base64');
   const gateway = await startSpawned({
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
-    GATEWAY_REDIS_PREFIX: `gwt-${randomBytes(5).toString('hex')}`,
-    GATEWAY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    GATEWAY_REDIS_PREFIX: redisPrefix,
+    GATEWAY_ENCRYPTION_KEY: encryptionKey,
     GATEWAY_SETUP_TOKEN: SETUP_TOKEN,
     GATEWAY_OUTBOUND_ALLOW_LOOPBACK: 'true',
     GATEWAY_LOG_LEVEL: 'warn',
     ...extraEnv,
   });
   const admin = gateway.http.withHeaders({ 'x-gateway-setup-token': SETUP_TOKEN });
+  if (options.configured) return { ...gateway, admin, redisPrefix, encryptionKey };
   const provider = await admin.post('/api/providers', { provider: 'openai', base_url: `${sim.url}/openai/v1` });
   expect(provider.status, provider.text).toBe(201);
   const key = await admin.post('/api/providers/openai/keys', { name: 'oa', value: 'sk-outage' });
   expect(key.status, key.text).toBe(201);
-  return { ...gateway, admin };
+  return { ...gateway, admin, redisPrefix, encryptionKey };
 }
 
 /** Creates a virtual key (optionally with limits) and returns a client that presents it. */
@@ -50,7 +60,7 @@ export async function virtualKey(gateway: OutageGateway, name: string, extra: Re
   const created = await gateway.admin.post('/api/governance/virtual-keys', { name, ...extra });
   expect(created.status, created.text).toBe(201);
   const vk = created.body.virtual_key as { id: string; value: string };
-  return { id: vk.id, client: gateway.http.withHeaders({ authorization: `Bearer ${vk.value}` }) };
+  return { id: vk.id, value: vk.value, client: gateway.http.withHeaders({ authorization: `Bearer ${vk.value}` }) };
 }
 
 export interface Answer {
