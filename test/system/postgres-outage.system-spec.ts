@@ -28,8 +28,9 @@ const REQUEST_BOUND_MS = 15_000;
 /**
  * Issue 18 §3: Postgres stopped under load, then started. The gateway runs on a private Postgres cluster (the machine's
  * shared one is never stopped) and a private Redis. Inference reads cached config and keeps serving; management writes
- * answer 503 GatewayErrors while the database is down and work again after; every request's log row is written after
- * recovery (kept in the writer's buffer while the database is down), none dropped; the process never exits. Scale-out only (the embedded PGlite cannot be stopped).
+ * and async submits answer 503 GatewayErrors while the database is down and work again after; every request's log row
+ * is written after recovery (kept in the writer's buffer while the database is down), none dropped; the process never
+ * exits. Scale-out only (the embedded PGlite cannot be stopped).
  */
 describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL || !existsSync(MAIN_JS))('Postgres outage under load', () => {
   let sim: Simulator;
@@ -88,6 +89,12 @@ describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL || !existsSync(MAIN_JS))('
         signal: AbortSignal.timeout(REQUEST_BOUND_MS),
       });
       writes.push({ status: provider.status, ms: Date.now() - started, body: provider.body, text: provider.text });
+      // An async submit stores its row first: refused the same way.
+      const submit = await vk.client.request('POST', '/v1/async/chat/completions', {
+        body: CHAT,
+        signal: AbortSignal.timeout(REQUEST_BOUND_MS),
+      });
+      writes.push({ status: submit.status, ms: Date.now() - started, body: submit.body, text: submit.text });
       await sleep(500);
     }
     await sleep(Math.max(0, OUTAGE_MS - (Date.now() - downAt)));
@@ -124,6 +131,19 @@ describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL || !existsSync(MAIN_JS))('
     expect(after.body.virtual_key.name).toBe('after');
     const fetched = await gw.admin.get(`/api/governance/virtual-keys/${after.body.virtual_key.id}`);
     expect(fetched.status, fetched.text).toBe(200);
+    const submitted = await vk.client.post('/v1/async/chat/completions', CHAT);
+    expect(submitted.status, submitted.text).toBe(202);
+    const job = await eventually(
+      async () => {
+        const poll = await vk.client.get(`/v1/async/chat/completions/${submitted.body.id}`);
+        return poll.status === 200 ? poll.body : undefined;
+      },
+      30_000,
+      'the async job submitted after recovery',
+    );
+    expect(job.status).toBe('completed');
+    expect(job.result.choices[0].message.content).toBe('echo: still there');
+    sent++; // its run is a request log row too
 
     // Log rows: every request is a row, or counted as dropped (GET /api/logs/dropped and /metrics agree).
     const settled = await eventually(
@@ -150,7 +170,7 @@ describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL || !existsSync(MAIN_JS))('
     expect(gw.gw.child.exitCode).toBeNull();
     console.log(
       `postgres outage ${OUTAGE_MS} ms: ${answers.length} requests (${during.length} during), ` +
-        `${writes.length} refused writes, log rows ${settled.rows}, dropped ${settled.dropped.dropped}`,
+        `${writes.length} refused writes and submits, log rows ${settled.rows}, dropped ${settled.dropped.dropped}`,
     );
   });
 });
