@@ -11,6 +11,8 @@ export interface RequestOptions {
   /** Sent as-is (for malformed JSON and oversize tests). */
   rawBody?: string | Buffer;
   query?: Record<string, string | number | boolean | undefined>;
+  /** Aborts the request (a client-side bound: `AbortSignal.timeout(ms)`). */
+  signal?: AbortSignal;
 }
 
 /** A small HTTP client over fetch against a running gateway. */
@@ -34,7 +36,7 @@ export class HttpClient {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(url, { method, headers, body });
+    const response = await fetch(url, { method, headers, body, signal: options.signal });
     const text = await response.text();
     let parsed: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);

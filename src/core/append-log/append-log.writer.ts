@@ -47,6 +47,8 @@ interface KindState extends InsertTarget {
   unreportedFull: number;
   /** Whether a row appended after close() was reported (once: late appends come in bursts). */
   reportedClosed: boolean;
+  /** Writes are paused: the database is unavailable, the rows wait in the buffer (logged once per pause). */
+  paused: boolean;
   /** Rows written and rows given up since start, by reason (`GET /api/logs/dropped`). */
   written: number;
   dropped: Record<AppendLogDropReason, number>;
@@ -70,7 +72,8 @@ export interface AppendLogKindStats {
  * The writer of append-only records (agent history, audit logs, later request and MCP tool logs). `append` never
  * waits for the database: rows go into a bounded buffer per kind and are written as multi-row INSERTs, as soon as
  * `batch_size` rows wait or after `flush_interval`, one write at a time per kind. A full buffer drops new rows; a
- * write that fails twice drops its rows; both are counted in `/metrics` and logged with the kind and the count, never
+ * write that fails twice drops its rows, unless the database is down or unreachable: then they wait in the buffer
+ * and are tried again every `flush_interval` until it answers; both are counted in `/metrics` and logged with the kind and the count, never
  * with the rows (they may hold payloads). Everything appended is written before the database closes.
  */
 @Injectable()
@@ -121,6 +124,7 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
       queued: null,
       unreportedFull: 0,
       reportedClosed: false,
+      paused: false,
       written: 0,
       dropped: { buffer_full: 0, write_failed: 0 },
       ...(options.upsert
@@ -237,17 +241,22 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
       if (rows.length === 0) break;
       remaining = Math.max(0, remaining - rows.length);
       state.inFlight += rows.length;
+      let kept = false;
       try {
         const outcome = await insertBatch(this.dataSource, state, rows);
         state.written += outcome.written;
         if (outcome.written > 0) this.metrics.countAppendLogWritten(state.kind, outcome.written);
-        if (outcome.failed > 0) this.drop(state, 'write_failed', outcome.failed, outcome.errorCode);
+        if (outcome.failed > 0 && outcome.unavailable && this.keep(state, rows, outcome.errorCode)) kept = true;
+        else if (outcome.failed > 0) this.drop(state, 'write_failed', outcome.failed, outcome.errorCode);
+        else this.resume(state);
       } catch (err) {
         // insertBatch reports failures; this is a bug, and the rows are lost all the same.
         this.drop(state, 'write_failed', rows.length, err instanceof Error ? err.name : 'unknown');
       } finally {
         state.inFlight -= rows.length;
       }
+      // The database is down: the next try is the interval flush armed below, not this loop again.
+      if (kept) break;
     }
     if (state.unreportedFull > 0) {
       const rows = state.unreportedFull;
@@ -256,6 +265,39 @@ export class AppendLogWriter implements BeforeApplicationShutdown {
     }
     // Rows left behind by a full-batches drain keep (or get) their interval flush.
     if (state.buffer.length > 0 && !this.closed) this.armTimer(state);
+  }
+
+  /**
+   * Puts a batch the database could not take (down or unreachable) back at the front of the buffer, to be written once
+   * it answers again: a short outage costs no rows. The buffer bound still holds: what does not fit is dropped and
+   * counted as `buffer_full` (the newest rows). Upsert kinds, whose later rows may already wait to complete these,
+   * and a closed writer keep the drop. False when the rows were not kept.
+   */
+  private keep(state: KindState, rows: ObjectLiteral[], errorCode?: string): boolean {
+    if (this.closed || state.waiting) return false;
+    state.buffer.unshift(...rows);
+    const over = state.buffer.length - this.maxBuffered;
+    if (over > 0) {
+      state.buffer.splice(this.maxBuffered, over);
+      state.dropped.buffer_full += over;
+      this.metrics.countAppendLogDropped(state.kind, 'buffer_full', over);
+      state.unreportedFull += over;
+    }
+    if (!state.paused) {
+      state.paused = true;
+      this.logger.warn(
+        { kind: state.kind, rows: state.buffer.length, ...(errorCode ? { error_code: errorCode } : {}) },
+        'append log writes paused: database unavailable, rows kept until it answers',
+      );
+    }
+    return true;
+  }
+
+  /** A write went through after a pause: said once. */
+  private resume(state: KindState): void {
+    if (!state.paused) return;
+    state.paused = false;
+    this.logger.info({ kind: state.kind, rows: state.buffer.length }, 'append log writes resumed');
   }
 
   /** Takes rows off the front of the buffer (they no longer take merges). */

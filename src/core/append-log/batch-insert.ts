@@ -1,4 +1,5 @@
 import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import { isDatabaseUnavailable } from '../persistence/db-errors.js';
 import { jsonbText, textColumn } from './text-column.js';
 
 /** Where one kind's rows go: an entity (table and column types from its metadata) or a bare table and its columns. */
@@ -15,6 +16,8 @@ export interface BatchOutcome {
   failed: number;
   /** SQLSTATE (or error name) of the last failure: logged instead of the message, which may quote row values. */
   errorCode?: string;
+  /** The batch failed because the database is down or unreachable, not because of its rows: worth keeping. */
+  unavailable?: boolean;
 }
 
 /** Pause before retrying a batch that failed for a reason other than its data (a dropped connection, a lock timeout). */
@@ -153,6 +156,11 @@ export async function insertBatch(db: DataSource, into: InsertTarget, rows: Obje
     await insertRows(db, into, rows);
     return { written: rows.length, failed: 0 };
   } catch (err) {
-    return { written: 0, failed: rows.length, errorCode: errorCodeOf(err) };
+    return {
+      written: 0,
+      failed: rows.length,
+      errorCode: errorCodeOf(err),
+      ...(isDatabaseUnavailable(err) ? { unavailable: true } : {}),
+    };
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpException } from '@nestjs/common';
 import { clip } from '../http/echo.js';
 import { MAX_PATH_PARAM_CHARS } from '../http/limits.js';
+import { isDatabaseUnavailable } from '../persistence/db-errors.js';
 import { errorTypeForStatus, type ErrorCode } from './error-catalogue.js';
 import { GatewayException } from './gateway.exception.js';
 
@@ -89,6 +90,19 @@ function knownFastifyError(error: unknown): { error: Error; known: (typeof FASTI
   return undefined;
 }
 
+/**
+ * A database that is down or unreachable (stopped, restarting, the network cut) is a 503 the caller may retry, not a
+ * 500: nothing in the request was wrong, and the same request succeeds once the database is back. The inference path
+ * reads memory and keeps serving; what needs the database (management writes, async submits) answers this.
+ */
+function databaseUnavailable(cause: unknown): GatewayException {
+  return new GatewayException(503, 'service_unavailable', 'The database is unavailable: retry the request', {
+    reason: 'gateway_internal',
+    headers: { 'retry-after': '1' },
+    cause,
+  });
+}
+
 const eventIds = new WeakMap<object, string>();
 
 /**
@@ -109,8 +123,9 @@ export function eventIdOf(error: unknown): string {
  * Turns anything thrown into the GatewayError body the contract requires. `context` holds the request's error fields
  * (see error-context.ts); the exception's own extra fields win over them.
  */
-export function toErrorResponse(error: unknown, context?: Record<string, unknown>): ErrorResponse {
-  const eventId = eventIdOf(error);
+export function toErrorResponse(thrown: unknown, context?: Record<string, unknown>): ErrorResponse {
+  const eventId = eventIdOf(thrown);
+  const error = isDatabaseUnavailable(thrown) ? databaseUnavailable(thrown) : thrown;
   let status = 500;
   let code = 'internal_error';
   let message = 'Internal server error';

@@ -49,6 +49,9 @@ export function pgliteDataDirOf(config: GatewayConfig, pgliteDataDir?: string | 
   return pgliteDataDir ?? join(config.app_dir, 'pgdata');
 }
 
+/** How long a query waits for a pooled connection to Postgres (a new one, or a free one) before it fails. */
+export const DATABASE_CONNECT_TIMEOUT_MS = 10_000;
+
 /**
  * Builds the DataSource for Postgres (`database_url`) or PGlite in `<app_dir>/pgdata`. Entities are added by modules.
  * PGlite (a large bundle) is loaded only when it is used: a Postgres deployment never parses it.
@@ -74,7 +77,15 @@ export async function createDataSource(
   if (config.database_url) {
     // Role and pid in pg_stat_activity tell which replica holds a lock or runs a slow query.
     const applicationName = `ai-gateway ${config.role} ${process.pid}`;
-    return new DataSource({ ...common, url: config.database_url, poolSize: 10, applicationName });
+    // A connection that cannot be made within 10 s (an unreachable host, a pool busy that long) fails the query, and
+    // the request answers 503 (errors/error-response.ts), instead of waiting on TCP's own minutes-long timeout.
+    return new DataSource({
+      ...common,
+      url: config.database_url,
+      poolSize: 10,
+      applicationName,
+      connectTimeoutMS: DATABASE_CONNECT_TIMEOUT_MS,
+    });
   }
   // `null` asks for an in-memory database (tests); otherwise the app dir keeps the files.
   const dataDir = pgliteDataDirOf(config, pgliteDataDir);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import {
   Between,
   In,
@@ -14,6 +15,7 @@ import {
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { headerValue } from '../../../core/http/request-header.js';
+import { LOGGER } from '../../../core/logging/logging.module.js';
 import { ExpiredRowsRegistry } from '../../../core/maintenance/expired-rows.service.js';
 import { JOBS } from '../../../core/queue/job-catalogue.js';
 import { JobRecoveryRegistry } from '../../../core/queue/job-recovery.registry.js';
@@ -29,6 +31,13 @@ import type { AsyncJobAcceptedDto, AsyncJobDto, AsyncJobListDto, AsyncJobsQueryD
 import { AsyncJobEntity } from './entities/async-job.entity.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * How long a submit waits for its enqueue. The row is stored first, so the job is accepted either way: an enqueue
+ * that takes longer (Redis down or reconnecting: BullMQ holds the command until it is back) goes on in the background
+ * and lands when Redis answers again, and the recovery sweep re-enqueues the row if it never does.
+ */
+export const SUBMIT_ENQUEUE_WAIT_MS = 1_000;
 
 /** What a submit stores: the route to replay and the body as the caller sent it, with its canonical form to check. */
 export interface AsyncSubmission {
@@ -48,6 +57,8 @@ export interface AsyncSubmission {
  */
 @Injectable()
 export class AsyncJobsService {
+  private readonly logger: Logger;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly queue: QueueService,
@@ -56,7 +67,9 @@ export class AsyncJobsService {
     private readonly config: GatewayConfig,
     recovery: JobRecoveryRegistry,
     expiredRows: ExpiredRowsRegistry,
+    @Inject(LOGGER) logger: Logger,
   ) {
+    this.logger = logger.child({ context: 'async-jobs' });
     expiredRows.register({ name: 'async_jobs', table: 'async_jobs', column: 'expires_at' });
     recovery.register({
       job: JOBS.inferenceAsyncRun,
@@ -125,8 +138,27 @@ export class AsyncJobsService {
     const inserted = await this.repository.insert(row as QueryDeepPartialEntity<AsyncJobEntity>);
     const createdAt = (inserted.generatedMaps[0] as Partial<AsyncJobEntity> | undefined)?.created_at ?? new Date();
     // Stored first: a lost enqueue (the queue down for a moment) is picked up by the recovery sweep.
-    await this.queue.enqueue(JOBS.inferenceAsyncRun, { job_id: row.id });
+    await this.enqueueBounded(row.id);
     return { id: row.id, status: 'pending', created_at: createdAt.toISOString() };
+  }
+
+  /**
+   * Enqueues a stored job, waiting at most SUBMIT_ENQUEUE_WAIT_MS: with Redis down, BullMQ keeps the command until
+   * it reconnects, and a submit must not hang that long. A failed or late enqueue is logged; the job is not lost.
+   */
+  private async enqueueBounded(jobId: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const enqueued = this.queue.enqueue(JOBS.inferenceAsyncRun, { job_id: jobId }).then(
+      () => 'enqueued' as const,
+      (err: unknown) => {
+        this.logger.warn({ err, job_id: jobId }, 'async job enqueue failed: the recovery sweep will enqueue it');
+        return 'failed' as const;
+      },
+    );
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SUBMIT_ENQUEUE_WAIT_MS)));
+    const outcome = await Promise.race([enqueued, late]);
+    clearTimeout(timer);
+    if (outcome === 'late') this.logger.warn({ job_id: jobId }, 'async job enqueue slow: accepted, still enqueuing');
   }
 
   /**
