@@ -528,10 +528,16 @@ describe(`route table, open-source edition with dashboard auth (${RUN_MODE})`, (
         return `${key(r)} none: ${none.status} ${none.code}`;
       const vk = await call(gw, r, bearer(virtualKey));
       if (vk.status !== 401 || vk.code !== 'virtual_key_not_accepted') return `${key(r)} vk: ${vk.status} ${vk.code}`;
-      // With dashboard auth active the setup token opens nothing (docs/auth.md, rule 3 applies only without it).
-      const setup = await call(gw, r, SETUP_HEADER);
+      // With dashboard auth active the setup token opens nothing (docs/auth.md, rule 3 applies only without it). Its
+      // check still counts against the client address's throttle: one at a time, from a clean count, the admin after.
+      const [setup, admin] = await oneAtATime(async () => {
+        const throttle = gw.app.get(CredentialThrottle);
+        await throttle.forgive({ account: SETUP_TOKEN_ACCOUNT, address: '127.0.0.1' });
+        const withToken = await call(gw, r, SETUP_HEADER);
+        await throttle.forgive({ account: SETUP_TOKEN_ACCOUNT, address: '127.0.0.1' });
+        return [withToken, await call(gw, r, ADMIN_BASIC)] as const;
+      });
       if (setup.status !== 401) return `${key(r)} setup header: ${setup.status} ${setup.code}`;
-      const admin = await call(gw, r, ADMIN_BASIC);
       if ([401, 403].includes(admin.status)) return `${key(r)} admin: ${admin.status} ${admin.code}`;
       if (enterpriseOnly.has(key(r)) !== (admin.status === 404 && admin.code === 'enterprise_only')) {
         return `${key(r)} admin: ${admin.status} ${admin.code} (enterprise-only: ${enterpriseOnly.has(key(r))})`;
@@ -545,6 +551,7 @@ describe(`route table, open-source edition with dashboard auth (${RUN_MODE})`, (
   }, 180_000);
 
   it('the /ws upgrade: 401 without credentials, opens for the admin', async () => {
+    await gw.app.get(CredentialThrottle).forgive({ account: SETUP_TOKEN_ACCOUNT, address: '127.0.0.1' });
     const none = await refusedUpgrade(gw);
     expect([none.status, none.body.error.code]).toEqual([401, 'missing_credentials']);
     (await openLive(gw, { headers: ADMIN_BASIC })).close();
