@@ -8,6 +8,7 @@ import { expectGatewayError } from '../helpers/gateway-error.js';
 import type { HttpResult } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE } from '../helpers/test-env.js';
+import { IS_LONG } from './profile.js';
 
 /**
  * SSRF matrix (issue 18 §4): every outbound call the gateway makes, to every class of forbidden destination, through
@@ -96,47 +97,59 @@ const trapHandler = (_req: IncomingMessage, res: ServerResponse) => {
 // ---------------------------------------------------------------------------------------------------------------
 // The destination classes.
 
+/** The fast profile keeps one URL of each form (IPv4, IPv6, mapped, numeric, name); the long one has them all. */
+const fastOnly = (urls: string[], keep: number[]) => (IS_LONG ? urls : urls.filter((_u, i) => keep.includes(i)));
+
 function metadataUrls(): string[] {
-  return [
-    'http://169.254.169.254/latest/meta-data/',
-    'http://[fd00:ec2::254]/latest/meta-data/',
-    'http://100.100.100.200/latest/meta-data/',
-    'http://[::ffff:169.254.169.254]/latest/',
-    'http://2852039166/latest/', // 169.254.169.254 as one decimal number (WHATWG URL parsing normalises it)
-    'http://0xa9.0xfe.0xa9.0xfe/latest/', // hex parts
-    'http://meta.ssrf.test/latest/', // a name resolving to the metadata address
-  ];
+  return fastOnly(
+    [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fd00:ec2::254]/latest/meta-data/',
+      'http://100.100.100.200/latest/meta-data/',
+      'http://[::ffff:169.254.169.254]/latest/',
+      'http://2852039166/latest/', // 169.254.169.254 as one decimal number (WHATWG URL parsing normalises it)
+      'http://0xa9.0xfe.0xa9.0xfe/latest/', // hex parts
+      'http://meta.ssrf.test/latest/', // a name resolving to the metadata address
+    ],
+    [0, 1, 2, 3, 4, 6],
+  );
 }
 
 function loopbackUrls(port: number): string[] {
-  return [
-    `http://127.0.0.1:${port}/x`,
-    `http://127.9.9.9:${port}/x`,
-    `http://[::1]:${port}/x`,
-    `http://0.0.0.0:${port}/x`,
-    `http://[::ffff:127.0.0.1]:${port}/x`,
-    `http://2130706433:${port}/x`, // 127.0.0.1, decimal
-    `http://0177.0.0.1:${port}/x`, // 127.0.0.1, octal part
-    `http://127.1:${port}/x`, // short form
-    `http://localhost:${port}/x`,
-    `http://vm:${port}/x`, // an /etc/hosts name for 127.0.0.1
-    `http://loop.ssrf.test:${port}/x`,
-  ];
+  return fastOnly(
+    [
+      `http://127.0.0.1:${port}/x`,
+      `http://127.9.9.9:${port}/x`,
+      `http://[::1]:${port}/x`,
+      `http://0.0.0.0:${port}/x`,
+      `http://[::ffff:127.0.0.1]:${port}/x`,
+      `http://2130706433:${port}/x`, // 127.0.0.1, decimal
+      `http://0177.0.0.1:${port}/x`, // 127.0.0.1, octal part
+      `http://127.1:${port}/x`, // short form
+      `http://localhost:${port}/x`,
+      `http://vm:${port}/x`, // an /etc/hosts name for 127.0.0.1
+      `http://loop.ssrf.test:${port}/x`,
+    ],
+    [0, 2, 3, 4, 5, 8, 9, 10],
+  );
 }
 
 function privateUrls(): string[] {
-  return [
-    'http://10.0.0.1/x',
-    'http://172.16.0.1/x',
-    'http://172.31.255.254/x',
-    'http://192.168.1.1/x',
-    'http://100.64.0.1/x',
-    'http://[fc00::1]/x',
-    'http://[fd12:3456::1]/x',
-    'http://[::ffff:10.0.0.1]/x',
-    'http://167772161/x', // 10.0.0.1, decimal
-    'http://private.ssrf.test/x',
-  ];
+  return fastOnly(
+    [
+      'http://10.0.0.1/x',
+      'http://172.16.0.1/x',
+      'http://172.31.255.254/x',
+      'http://192.168.1.1/x',
+      'http://100.64.0.1/x',
+      'http://[fc00::1]/x',
+      'http://[fd12:3456::1]/x',
+      'http://[::ffff:10.0.0.1]/x',
+      'http://167772161/x', // 10.0.0.1, decimal
+      'http://private.ssrf.test/x',
+    ],
+    [0, 1, 3, 4, 5, 7, 9],
+  );
 }
 
 const VAULT_ADDR = { metadata: 'http://169.254.169.254:8200', private: 'http://10.0.0.1:8200' };
@@ -344,7 +357,11 @@ async function startStack(
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(v1Card(cardTarget.url)));
   }, '127.0.0.1');
-  const gw = await startTestApp({ config: { setup_token: SETUP_TOKEN, outbound, ...extra } });
+  // A loaded CI box can take Redis past the default 500 ms counter timeout (the login throttle's counters): 503s
+  // that say nothing about SSRF.
+  const gw = await startTestApp({
+    config: { setup_token: SETUP_TOKEN, outbound, governance: { counter_timeout: '5s' }, ...extra },
+  });
   const vk = await gw.http.post('/api/governance/virtual-keys', { name: 'ssrf' }, MGMT);
   expect(vk.status, vk.text).toBe(201);
   const provider = await gw.http.post(
@@ -383,6 +400,14 @@ async function runMatrix(stack: Stack, site: Site, urls: string[], why: RegExp):
     }
   }
   return problems;
+}
+
+/** Every site against every URL; sites concurrently (at most one site per stack keeps state: the provider). */
+async function runSites(stack: Stack, sites: Site[], urls: string[], why: RegExp): Promise<string[]> {
+  const problems = await Promise.all(
+    sites.map(async (site) => (await runMatrix(stack, site, urls, why)).map((p) => `${site.name}: ${p}`)),
+  );
+  return problems.flat();
 }
 
 describe(`SSRF matrix (${RUN_MODE})`, () => {
@@ -430,30 +455,23 @@ describe(`SSRF matrix (${RUN_MODE})`, () => {
     await redirector?.close();
   });
 
-  describe.each(SITES.map((s) => [s.name, s] as const))('%s', (_name, site) => {
+  // One test per destination class; the call sites of a class run side by side (each site's URLs one after another),
+  // and every problem is listed as `site: url: what came back`.
+  describe('every call site', () => {
     it('cloud metadata addresses are refused with loopback and private networks allowed', async () => {
-      expect(await runMatrix(open, site, metadataUrls(), WHY.metadata)).toEqual([]);
+      expect(await runSites(open, [...SITES, AGENT_CALL], metadataUrls(), WHY.metadata)).toEqual([]);
     });
     it('loopback addresses are refused when outbound.allow_loopback is false, and nothing connects', async () => {
+      // The agent call is not here: its card is served from loopback, which this gateway never reads; the call goes
+      // through the same client and lookup hook as the card fetch.
       const before = trap.connections();
-      expect(await runMatrix(strict, site, loopbackUrls(trap.port), WHY.loopback)).toEqual([]);
+      expect(await runSites(strict, SITES, loopbackUrls(trap.port), WHY.loopback)).toEqual([]);
       expect(trap.connections()).toBe(before);
     });
     it('private ranges are refused when outbound.allow_private_networks is false', async () => {
-      expect(await runMatrix(strict, site, privateUrls(), WHY.private)).toEqual([]);
-      expect(await runMatrix(noPrivate, site, privateUrls(), WHY.private)).toEqual([]);
+      expect(await runSites(strict, SITES, privateUrls(), WHY.private)).toEqual([]);
+      expect(await runSites(noPrivate, [AGENT_CALL], privateUrls(), WHY.private)).toEqual([]);
     });
-  });
-
-  describe(AGENT_CALL.name, () => {
-    it('cloud metadata addresses are refused with loopback and private networks allowed', async () => {
-      expect(await runMatrix(open, AGENT_CALL, metadataUrls(), WHY.metadata)).toEqual([]);
-    });
-    it('private ranges are refused when outbound.allow_private_networks is false', async () => {
-      expect(await runMatrix(noPrivate, AGENT_CALL, privateUrls(), WHY.private)).toEqual([]);
-    });
-    // Loopback: the card itself is served from loopback here, so a gateway refusing loopback never reads it; the
-    // agent call goes through the same client and lookup hook as the card fetch (matrix above).
   });
 
   describe('Vault (vault_addr, read when a `vault.` secret is resolved)', () => {
