@@ -4,6 +4,7 @@ import { ALL_PERMISSIONS, formatPermission } from '../../src/core/auth/permissio
 import type { RouteAccess } from '../../src/core/auth/route-access.decorator.js';
 import { RouteAccessRegistry } from '../../src/core/auth/route-access.registry.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { openLive, refusedUpgrade } from '../live/live-kit.js';
 import { RUN_MODE } from '../helpers/test-env.js';
 import { ADMIN_BASIC, ADMIN_PASSWORD, SETUP_HEADER, SETUP_TOKEN, authEnabledConfig, bearer } from './auth-helpers.js';
 
@@ -87,6 +88,40 @@ function routesOf(gw: TestApp): Route[] {
   return [...seen.values()].sort((a, b) => key(a).localeCompare(key(b)));
 }
 
+/**
+ * The enterprise-only operations (`x-enterprise: true`) of the running app's OpenAPI document, as route keys. Each
+ * must be a registered route, so the checks below reach it.
+ */
+async function enterpriseOnlyRoutes(gw: TestApp, routes: Route[]): Promise<Set<string>> {
+  const res = await fetch(new URL('/openapi.json', gw.baseUrl));
+  expect(res.status).toBe(200);
+  const doc = (await res.json()) as { paths: Record<string, Record<string, { 'x-enterprise'?: boolean }>> };
+  const found = new Set<string>();
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (operation?.['x-enterprise'] === true)
+        found.add(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`);
+    }
+  }
+  const registered = new Set(routes.map(key));
+  expect([...found].filter((k) => !registered.has(k))).toEqual([]);
+  return found;
+}
+
+/** Every registered route falls in a category one of the checks probes: nothing is left without a case. */
+function uncovered(routes: Route[]): string[] {
+  return routes
+    .filter((r) => !isDocs(r.path))
+    .filter((r) => {
+      const kind = r.access?.kind;
+      if (kind === 'management') return !isManagement(r.path); // probed by the management loops only under these paths
+      if (kind === 'public') return false; // public checks
+      if (kind === 'virtual-key') return isManagement(r.path) && key(r) !== QUOTA_ROUTE; // data plane, or the quota route
+      return true; // no declaration
+    })
+    .map(key);
+}
+
 async function call(gw: TestApp, route: Route, headers: Record<string, string> = {}) {
   const hasBody = !['GET', 'DELETE', 'HEAD', 'OPTIONS'].includes(route.method);
   try {
@@ -135,9 +170,11 @@ describe(`route table, open-source edition under the setup lock (${RUN_MODE})`, 
   let gw: TestApp;
   let routes: Route[] = [];
   let virtualKey: string;
+  let enterpriseOnly = new Set<string>();
   beforeAll(async () => {
     gw = await startTestApp({ config: { setup_token: SETUP_TOKEN } });
     routes = routesOf(gw);
+    enterpriseOnly = await enterpriseOnlyRoutes(gw, routes);
     const vk = await gw.http.post('/api/governance/virtual-keys', { name: 'route-table' }, { headers: SETUP_HEADER });
     expect(vk.status).toBe(201);
     virtualKey = vk.body.virtual_key.value;
@@ -189,6 +226,10 @@ describe(`route table, open-source edition under the setup lock (${RUN_MODE})`, 
       if (wrong.status !== 403 || wrong.code !== 'setup_token_invalid') return `${key(r)} wrong: ${wrong.status}`;
       const right = await call(gw, r, SETUP_HEADER);
       if ([401, 403].includes(right.status)) return `${key(r)} right token: ${right.status} ${right.code}`;
+      // Enterprise-only operations answer 404 `enterprise_only` in oss, after the lock; nothing else does.
+      if (enterpriseOnly.has(key(r)) !== (right.status === 404 && right.code === 'enterprise_only')) {
+        return `${key(r)} right token: ${right.status} ${right.code} (enterprise-only: ${enterpriseOnly.has(key(r))})`;
+      }
       for (const res of [none, vk, apiKey, wrong, right]) {
         if (res.text.includes(SETUP_TOKEN)) return `${key(r)}: the setup token is in a response body`;
       }
@@ -220,6 +261,41 @@ describe(`route table, open-source edition under the setup lock (${RUN_MODE})`, 
     expect((await call(gw, quota!, bearer(virtualKey))).status).toBe(200);
     expect((await call(gw, quota!, { 'x-api-key': virtualKey })).status).toBe(200);
     expect((await call(gw, quota!, { 'x-gateway-vk': virtualKey })).status).toBe(200);
+  });
+
+  it('every registered route has a case in the checks above', () => {
+    expect(uncovered(routes)).toEqual([]);
+    // Issue 13-17 routes, each reached by the management checks above.
+    expect(routes.map(key)).toEqual(
+      expect.arrayContaining([
+        'GET /api/plugins',
+        'GET /api/config',
+        'PUT /api/config',
+        'POST /api/session/ws-ticket',
+        'GET /ws',
+        'GET /api/mcp-logs',
+        'GET /api/circuit-breaker/policies',
+        'GET /api/governance/access-profiles',
+        'GET /api/cache/stats',
+      ]),
+    );
+    expect(enterpriseOnly.size).toBeGreaterThan(0);
+  });
+
+  it('the /ws upgrade: refused (401) without the setup token or with a virtual key; opens with it or a ticket', async () => {
+    const none = await refusedUpgrade(gw);
+    expect(none.status).toBe(401);
+    expect(none.body.error.code).toBe('setup_token_required');
+    const vk = await refusedUpgrade(gw, { headers: bearer(virtualKey) });
+    expect(vk.status).toBe(401);
+    expect(vk.body.error.code).toBe('virtual_key_not_accepted');
+    (await openLive(gw, { headers: SETUP_HEADER })).close();
+    const ticket = await gw.http.post('/api/session/ws-ticket', {}, { headers: SETUP_HEADER });
+    expect(ticket.status, ticket.text).toBe(200);
+    (await openLive(gw, { ticket: ticket.body.ticket })).close();
+    const reused = await refusedUpgrade(gw, { ticket: ticket.body.ticket });
+    expect(reused.status).toBe(401);
+    expect(reused.body.error.code).toBe('invalid_credentials');
   });
 
   it('no setup token or key value in any log line', () => {
@@ -287,7 +363,7 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
         return `${key(r)} lacking ${permission}: ${lacking.status} ${lacking.code}`;
       }
       const holding = await call(gw, r, bearer(pair.holding));
-      if ([401, 403].includes(holding.status))
+      if ([401, 403].includes(holding.status) || holding.code === 'enterprise_only')
         return `${key(r)} holding ${permission}: ${holding.status} ${holding.code}`;
       for (const res of [none, vk, setup, lacking, holding]) {
         if (res.text.includes(ADMIN_PASSWORD)) return `${key(r)}: the admin password is in a response body`;
@@ -394,6 +470,21 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
     expect(actual).toEqual(expected);
   });
 
+  it('every registered route has a case in the checks above', () => {
+    expect(uncovered(routes)).toEqual([]);
+  });
+
+  it('the /ws upgrade: 401 without credentials or with a virtual key, 403 without Dashboard:View, opens with it', async () => {
+    const none = await refusedUpgrade(gw);
+    expect([none.status, none.body.error.code]).toEqual([401, 'missing_credentials']);
+    const vk = await refusedUpgrade(gw, { headers: bearer(virtualKey) });
+    expect([vk.status, vk.body.error.code]).toEqual([401, 'virtual_key_not_accepted']);
+    const lacking = await refusedUpgrade(gw, { headers: bearer(keys.get('Dashboard:View')!.lacking) });
+    expect([lacking.status, lacking.body.error.code]).toEqual([403, 'permission_denied']);
+    expect(lacking.body.error.message).toContain('Dashboard:View');
+    (await openLive(gw, { headers: bearer(keys.get('Dashboard:View')!.holding) })).close();
+  });
+
   it('the local admin bypasses permission checks', async () => {
     const management = routes.filter((r) => isManagement(r.path) && r.access?.kind === 'management');
     const problems = await eachRoute(
@@ -412,6 +503,86 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
     expect((await call(gw, quota, ADMIN_BASIC)).status).toBe(401);
     expect((await call(gw, quota, bearer(virtualKey))).status).toBe(200);
   });
+});
+
+describe(`route table, open-source edition with dashboard auth (${RUN_MODE})`, () => {
+  let gw: TestApp;
+  let routes: Route[] = [];
+  let virtualKey: string;
+  let enterpriseOnly = new Set<string>();
+  beforeAll(async () => {
+    gw = await startTestApp({ config: authEnabledConfig() });
+    routes = routesOf(gw);
+    enterpriseOnly = await enterpriseOnlyRoutes(gw, routes);
+    const vk = await gw.http.post('/api/governance/virtual-keys', { name: 'route-table' }, { headers: ADMIN_BASIC });
+    expect(vk.status).toBe(201);
+    virtualKey = vk.body.virtual_key.value;
+  });
+  afterAll(() => gw?.close());
+
+  it('every management route: 401 without credentials, with a virtual key or with the setup token; the admin gets through, to 404 enterprise_only on enterprise routes', async () => {
+    const management = routes.filter((r) => isManagement(r.path) && r.access?.kind === 'management');
+    const problems = await eachRoute(management, async (r) => {
+      const none = await call(gw, r);
+      if (none.status !== 401 || none.code !== 'missing_credentials')
+        return `${key(r)} none: ${none.status} ${none.code}`;
+      const vk = await call(gw, r, bearer(virtualKey));
+      if (vk.status !== 401 || vk.code !== 'virtual_key_not_accepted') return `${key(r)} vk: ${vk.status} ${vk.code}`;
+      // With dashboard auth active the setup token opens nothing (docs/auth.md, rule 3 applies only without it). Its
+      // check still counts against the client address's throttle: one at a time, from a clean count, the admin after.
+      const [setup, admin] = await oneAtATime(async () => {
+        const throttle = gw.app.get(CredentialThrottle);
+        await throttle.forgive({ account: SETUP_TOKEN_ACCOUNT, address: '127.0.0.1' });
+        const withToken = await call(gw, r, SETUP_HEADER);
+        await throttle.forgive({ account: SETUP_TOKEN_ACCOUNT, address: '127.0.0.1' });
+        return [withToken, await call(gw, r, ADMIN_BASIC)] as const;
+      });
+      if (setup.status !== 401) return `${key(r)} setup header: ${setup.status} ${setup.code}`;
+      if ([401, 403].includes(admin.status)) return `${key(r)} admin: ${admin.status} ${admin.code}`;
+      if (enterpriseOnly.has(key(r)) !== (admin.status === 404 && admin.code === 'enterprise_only')) {
+        return `${key(r)} admin: ${admin.status} ${admin.code} (enterprise-only: ${enterpriseOnly.has(key(r))})`;
+      }
+      for (const res of [none, vk, setup, admin]) {
+        if (res.text.includes(ADMIN_PASSWORD)) return `${key(r)}: the admin password is in a response body`;
+      }
+      return undefined;
+    });
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  it('the /ws upgrade: 401 without credentials, opens for the admin', async () => {
+    await gw.app.get(CredentialThrottle).forgive({ account: SETUP_TOKEN_ACCOUNT, address: '127.0.0.1' });
+    const none = await refusedUpgrade(gw);
+    expect([none.status, none.body.error.code]).toEqual([401, 'missing_credentials']);
+    (await openLive(gw, { headers: ADMIN_BASIC })).close();
+  });
+});
+
+describe(`route table, setup lock without a configured setup token (${RUN_MODE})`, () => {
+  let gw: TestApp;
+  let routes: Route[] = [];
+  beforeAll(async () => {
+    gw = await startTestApp();
+    routes = routesOf(gw);
+  });
+  afterAll(() => gw?.close());
+
+  it('every management route: 401 setup_token_required without the header, 403 setup_token_invalid with any', async () => {
+    const management = routes.filter((r) => isManagement(r.path) && r.access?.kind === 'management');
+    const problems = await eachRoute(management, async (r) => {
+      const none = await call(gw, r);
+      if (none.status !== 401 || none.code !== 'setup_token_required')
+        return `${key(r)} none: ${none.status} ${none.code}`;
+      const any = await oneAtATime(async () => {
+        await gw.app.get(CredentialThrottle).forgive({ account: SETUP_TOKEN_ACCOUNT, address: '127.0.0.1' });
+        return call(gw, r, SETUP_HEADER);
+      });
+      if (any.status !== 403 || any.code !== 'setup_token_invalid')
+        return `${key(r)} header: ${any.status} ${any.code}`;
+      return undefined;
+    });
+    expect(problems).toEqual([]);
+  }, 180_000);
 });
 
 /** The declaration checks, reading the routes when each test runs. */

@@ -139,7 +139,8 @@ class SecretProbeController {
 class SecretProbeModule {}
 
 function directService(config: Record<string, unknown>, options?: SecretsOptions, logs = new LogCapture()) {
-  const gatewayConfig = loadConfig({ env: {}, overrides: config });
+  // Vault runs on loopback here: Vault is reached through the outbound address policy like every peer.
+  const gatewayConfig = loadConfig({ env: {}, overrides: { outbound: { allow_loopback: true }, ...config } });
   return { service: new SecretsService(gatewayConfig, createLogger('debug', logs), options), logs };
 }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { recordLogLines, recordSecret } from './evidence.js';
 
 export const MAIN_JS = resolve('dist/src/main.js');
 
@@ -33,6 +34,9 @@ export function spawnGateway(
   cwd?: string,
   nodeArgs: string[] = [],
 ): GatewayProcess {
+  for (const [name, value] of Object.entries(env)) {
+    if (/PASSWORD|SETUP_TOKEN|VAULT_TOKEN|ENCRYPTION_KEY|API_KEY|SECRET/.test(name)) recordSecret(value, `env ${name}`);
+  }
   const child = spawn(process.execPath, [...nodeArgs, MAIN_JS, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
@@ -46,6 +50,7 @@ export function spawnGateway(
     buffered += chunk.toString('utf8');
     const lines = buffered.split('\n');
     buffered = lines.pop() ?? '';
+    recordLogLines(lines);
     for (const line of lines) {
       stdout.push(line);
       for (const waiter of [...waiters]) {
@@ -56,7 +61,11 @@ export function spawnGateway(
       }
     }
   });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    stderr += text;
+    recordLogLines(text.split('\n').filter((line) => line));
+  });
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) =>
     child.on('exit', (code, signal) => ok({ code, signal })),
   );

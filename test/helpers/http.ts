@@ -1,3 +1,5 @@
+import { recordRequestSecrets, recordResponse, responseSecrets } from './evidence.js';
+
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -36,10 +38,17 @@ export class HttpClient {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
+    const management = url.pathname.startsWith('/api/');
     const response = await fetch(url, { method, headers, body, signal: options.signal });
     const text = await response.text();
     let parsed: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    // The secrets scan's evidence (GATEWAY_TEST_EVIDENCE_DIR; nothing when unset).
+    if (management) {
+      // Only what the gateway accepted is configured (a refused `Host: example.com` header is no secret).
+      if (response.ok) recordRequestSecrets(options.body, url.pathname);
+      recordResponse(method, url.pathname, response.status, text, responseSecrets(method, url.pathname, parsed));
+    }
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 

@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/core/config/config.loader.js';
 import type { GatewayConfig } from '../../src/core/config/gateway-config.js';
 import type { RouteTable } from '../../src/core/http/route-table.js';
 import { createLogger } from '../../src/core/logging/logger.js';
+import { recordConfigSecrets } from './evidence.js';
 import { createScratchDatabase, deleteRedisPrefix, dropDatabaseByUrl, PGLITE_TEMPLATE_ENV } from './databases.js';
 import { HttpClient } from './http.js';
 import { LogCapture } from './log-capture.js';
@@ -84,6 +85,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     outbound: { allow_loopback: true },
     ...options.config,
   };
+  recordConfigSecrets(overrides);
   if (databaseUrl) overrides.database_url = databaseUrl;
   if (TEST_REDIS_URL) {
     overrides.redis_url = options.redisUrl ?? TEST_REDIS_URL;

@@ -120,6 +120,33 @@ describe(`the setup token is throttled like a password (${RUN_MODE})`, () => {
   });
 });
 
+describe(`concurrent right credentials are never throttled (${RUN_MODE})`, () => {
+  // Checks still in flight hold places under the limits (so concurrent wrong guesses cannot all be compared), but they
+  // are no failures: a burst of right secrets waits for a place instead of answering 429.
+  it('40 requests at once with the right setup token, then with the admin password: all answered', async () => {
+    const locked = await startTestApp({ config: { setup_token: SETUP_TOKEN } });
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          locked.http.get('/api/agents', { headers: { 'x-gateway-setup-token': SETUP_TOKEN } }),
+        ),
+      );
+      expect(statuses(results)).toEqual({ 200: 40 });
+    } finally {
+      await locked.close();
+    }
+    const dashboard = await startTestApp({ config: authEnabledConfig() });
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () => dashboard.http.get('/metrics', { headers: ADMIN_BASIC })),
+      );
+      expect(statuses(results)).toEqual({ 200: 40 });
+    } finally {
+      await dashboard.close();
+    }
+  });
+});
+
 describe(`concurrent wrong setup tokens (${RUN_MODE})`, () => {
   it('12 at once: only 5 are compared', async () => {
     const gw = await startTestApp({ config: { setup_token: SETUP_TOKEN } });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { withTimeout } from '../clock/with-timeout.js';
 import { parseDuration } from '../config/duration.js';
@@ -13,6 +14,14 @@ export const FAILURE_WINDOW_MS = 15 * 60_000;
 const WINDOW: CounterWindow = { kind: 'fixed', ms: FAILURE_WINDOW_MS };
 /** How long an attempt holds its place while the secret is checked (a crashed check stops counting after it). */
 const ATTEMPT_HOLD_MS = 60_000;
+
+/**
+ * An attempt refused only because the places are held by checks still in flight (no failures yet) waits for one to
+ * free, retrying with these pauses (about 2 s in all), before it answers 429: a burst of right secrets (a dashboard's
+ * parallel calls) is no attack. Concurrent wrong secrets still get at most the limit compared: each waiting attempt
+ * sees the failures the checks ahead of it committed.
+ */
+const PLACE_WAITS_MS = [5, 10, 20, 40, 80, 150, 250, 400, 500, 500];
 
 /** The account key of the setup token: one secret shared by every caller, throttled like one username. */
 export const SETUP_TOKEN_ACCOUNT = '\u0000setup-token';
@@ -59,15 +68,23 @@ export class CredentialThrottle {
   /** Admits one attempt, or throws 429 `login_throttled` with Retry-After. */
   async attempt(account: string, address: string): Promise<CredentialAttempt> {
     const accountKey = CredentialThrottle.accountKey(account);
-    const result = await this.bounded(
-      this.counters.reserve(
-        [
-          { key: accountKey, amount: 1, limit: MAX_FAILURES_PER_ACCOUNT, window: WINDOW },
-          { key: `addr:${address}`, amount: 1, limit: MAX_FAILURES_PER_ADDRESS, window: WINDOW },
-        ],
-        ATTEMPT_HOLD_MS,
-      ),
-    );
+    const reserve = () =>
+      this.bounded(
+        this.counters.reserve(
+          [
+            { key: accountKey, amount: 1, limit: MAX_FAILURES_PER_ACCOUNT, window: WINDOW },
+            { key: `addr:${address}`, amount: 1, limit: MAX_FAILURES_PER_ADDRESS, window: WINDOW },
+          ],
+          ATTEMPT_HOLD_MS,
+        ),
+      );
+    let result = await reserve();
+    for (const pause of PLACE_WAITS_MS) {
+      // Full of failures (`current` at the limit): throttled for the window. Full only of holds: wait for a place.
+      if (result.ok || result.current + 1 > result.limit) break;
+      await sleep(pause);
+      result = await reserve();
+    }
     if (!result.ok) {
       // Full only of attempts still being checked, the place frees in a moment: a second is the honest hint.
       const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));

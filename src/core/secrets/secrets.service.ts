@@ -1,9 +1,10 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { GatewayException } from '../errors/gateway.exception.js';
 import { LOGGER } from '../logging/logging.module.js';
+import { OutboundHttpService, readBodyCapped } from '../outbound/outbound-http.service.js';
 import { loadEncryptionKey, type EncryptionKeySource } from './encryption-key.js';
 import {
   ENV_PREFIX,
@@ -26,6 +27,8 @@ export interface SecretsOptions {
 
 export const VAULT_CACHE_TTL_MS = 30_000;
 const VAULT_TIMEOUT_MS = 10_000;
+/** A KV v2 read answers a few fields; a larger body is not Vault's. */
+const VAULT_MAX_BYTES = 1024 * 1024;
 const CIPHER_VERSION = 'v1:';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -43,12 +46,18 @@ class Unresolved extends Error {}
  * KV v2) and renders the redacted view. Also the AES-256-GCM helper for anything else kept encrypted at rest.
  */
 @Injectable()
-export class SecretsService {
+export class SecretsService implements OnModuleDestroy {
   readonly keySource: EncryptionKeySource;
   private readonly key: Buffer;
   private readonly env: Record<string, string | undefined>;
   private readonly now: () => number;
   private readonly vaultCache = new Map<string, CachedVaultRead>();
+  /**
+   * Vault is reached through the outbound client like every other peer: the address policy (metadata never, loopback
+   * and private ranges per `outbound`), DNS answers checked at connect, no redirects. Its own instance: the outbound
+   * module depends on this one.
+   */
+  private readonly outbound: OutboundHttpService;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -61,6 +70,11 @@ export class SecretsService {
     // The one place besides config loading that reads the process environment: `env.` references resolve at use time.
     this.env = options?.env ?? process.env;
     this.now = options?.now ?? Date.now;
+    this.outbound = new OutboundHttpService(config);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.outbound.onModuleDestroy();
   }
 
   /**
@@ -253,25 +267,35 @@ export class SecretsService {
     if (!token) throw new Unresolved('vault is not configured (vault_token)');
     const encoded = [mount, 'data', ...path.split('/')].map(encodeURIComponent).join('/');
     const url = `${addr.replace(/\/+$/, '')}/v1/${encoded}`;
-    let res: Response;
+    let status: number;
+    let text: string;
     try {
-      res = await fetch(url, {
+      const res = await this.outbound.request(url, {
         headers: { 'X-Vault-Token': token, accept: 'application/json' },
-        redirect: 'error',
-        signal: AbortSignal.timeout(VAULT_TIMEOUT_MS),
+        timeoutMs: VAULT_TIMEOUT_MS,
+        bodyTimeoutMs: VAULT_TIMEOUT_MS,
+        maxBytes: VAULT_MAX_BYTES,
       });
+      status = res.status;
+      if (status < 200 || status > 299) {
+        await res.body.dump().catch(() => undefined);
+        text = '';
+      } else text = (await readBodyCapped(res.body, VAULT_MAX_BYTES, 'vault')).toString('utf8');
     } catch (err) {
-      throw new Unresolved(`vault request failed (${(err as Error).name})`);
+      // The outbound client's message names the host and why (refused by the address policy, timed out, ...), never
+      // the token.
+      throw new Unresolved(
+        `vault request failed (${err instanceof GatewayException ? err.message : (err as Error).name})`,
+      );
     }
-    if (!res.ok) {
-      await res.body?.cancel();
-      if (res.status === 404) throw new Unresolved('vault has no secret at this path (404)');
-      if (res.status === 403) throw new Unresolved('vault denied access (403)');
-      throw new Unresolved(`vault answered ${res.status}`);
+    if (status < 200 || status > 299) {
+      if (status === 404) throw new Unresolved('vault has no secret at this path (404)');
+      if (status === 403) throw new Unresolved('vault denied access (403)');
+      throw new Unresolved(`vault answered ${status}`);
     }
     let body: unknown;
     try {
-      body = await res.json();
+      body = JSON.parse(text);
     } catch {
       throw new Unresolved('vault answered with invalid JSON');
     }
