@@ -61,8 +61,14 @@ export class GatewayValidationPipe extends ValidationPipe {
     try {
       return await super.transform(value, metadata);
     } catch (err) {
-      // Whatever constraint failed first, `null` for a field that is not nullable deserves the plain reason.
-      if (err instanceof GatewayException && err.param && valueAt(value, err.param) === null) {
+      // Whatever constraint failed first, `null` for a field that is not nullable deserves the plain reason; a field
+      // that is not declared at all stays "not a known field", whatever its value.
+      if (
+        err instanceof GatewayException &&
+        err.param &&
+        err.message !== `${err.param} is not a known field` &&
+        valueAt(value, err.param) === null
+      ) {
         throw GatewayException.validation(err.param, `${err.param} must not be null`);
       }
       throw err;
