@@ -126,7 +126,7 @@ export function changesOf(body: unknown): Map<RuntimeKey, unknown> {
         key,
         known
           ? `${key} is not a runtime setting: it is read at start (set it in the config file)`
-          : `unknown key ${key}`,
+          : `${key} is not a known field`,
       );
     }
   };
