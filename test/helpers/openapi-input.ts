@@ -371,6 +371,10 @@ export function judgeAnswer(op: Operation, answer: Answer, sentQueryNames: reado
   }
   // The A2A JSON-RPC binding answers a JSON-RPC error whose `data` is the GatewayError.
   if (op.path.endsWith('/jsonrpc') && body?.jsonrpc === '2.0') body = body.error?.data;
+  // The MCP endpoint leaves a JSON-RPC object's protocol errors (Accept header, message shape, methods) to the MCP
+  // SDK, which answers them as JSON-RPC errors, as MCP clients expect (docs/mcp.md); what it refuses itself is a
+  // GatewayError.
+  if (/^\/mcp(\/|$)/.test(op.path) && body?.jsonrpc === '2.0' && typeof body.error?.code === 'number') return {};
   body = gatewayErrorOfNative(op.path, body, answer.status);
   const isGatewayError =
     body?.is_gateway_error === true &&
