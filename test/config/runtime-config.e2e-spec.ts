@@ -98,6 +98,8 @@ describe(`runtime config (${RUN_MODE})`, () => {
       expect(res.status, res.text).toBe(400);
       expectGatewayError(res.body, 400, 'validation_failed');
       expect(res.body.error.param, JSON.stringify(body)).toBe(param);
+      // An unknown key reads like every other unknown field (docs/errors.md).
+      if (param === 'inference.nope') expect(res.body.error.message).toBe('inference.nope is not a known field');
     }
     expect((await s.admin.get(CONFIG)).body).toEqual(before);
     expect(await settingRows(s.gw)).toEqual([]);

@@ -200,6 +200,9 @@ describe(`validation hardening (${RUN_MODE})`, () => {
       expect400(top, 'bogus', /bogus is not a known field/);
       const nested = withRuntimeAuth({ type: 'none', bogus: 1 });
       expect400(await http.put('/api/agents/hardened', nested), 'runtime_auth.bogus', /not a known field/);
+      // A null value does not make an undeclared field a declared one that "must not be null".
+      const nullUnknown = await http.post('/api/governance/virtual-keys', { name: 'x', bogus: null });
+      expect400(nullUnknown, 'bogus', /^bogus is not a known field$/);
     });
   });
 
