@@ -195,6 +195,20 @@ describe(`validation hardening (${RUN_MODE})`, () => {
       expect400(await http.put('/api/agents/hardened', badName), 'discovery_auth.headers.Bad Name', /header name/);
     });
 
+    it('an array where a nested object belongs is named, not stored as an empty object (was a 500)', async () => {
+      const before = (await http.get('/api/governance/virtual-keys')).body.virtual_keys.length as number;
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ name: 'nested-1', provider_configs: [[]] }, 'provider_configs[0]'],
+        [{ name: 'nested-2', budgets: [[]] }, 'budgets[0]'],
+        [{ name: 'nested-3', provider_configs: [{ provider: 'openai' }, []] }, 'provider_configs[1]'],
+      ];
+      for (const [body, param] of cases) {
+        expect400(await http.post('/api/governance/virtual-keys', body), param, /must be an object/);
+      }
+      expect400(await http.post('/api/governance/teams', { name: 'nested-team', rate_limit: [] }), 'rate_limit');
+      expect((await http.get('/api/governance/virtual-keys')).body.virtual_keys.length).toBe(before);
+    });
+
     it('unknown fields are named, nested ones with their path', async () => {
       const top = await http.post('/api/governance/virtual-keys', { name: 'x', bogus: 1 });
       expect400(top, 'bogus', /bogus is not a known field/);

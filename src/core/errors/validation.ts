@@ -1,5 +1,6 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { inputProblem, valueAt } from '../validation/input-limits.js';
+import { nestedShapeProblem } from '../validation/nested-shape.js';
 import { GatewayException } from './gateway.exception.js';
 
 /**
@@ -58,8 +59,9 @@ export class GatewayValidationPipe extends ValidationPipe {
     }
     const problem = inputProblem(value, '', metadata.data ?? metadata.type);
     if (problem) throw GatewayException.validation(problem.param, problem.message);
+    let validated: unknown;
     try {
-      return await super.transform(value, metadata);
+      validated = await super.transform(value, metadata);
     } catch (err) {
       // Whatever constraint failed first, `null` for a field that is not nullable deserves the plain reason; a field
       // that is not declared at all stays "not a known field", whatever its value.
@@ -73,6 +75,9 @@ export class GatewayValidationPipe extends ValidationPipe {
       }
       throw err;
     }
+    const shape = nestedShapeProblem(validated);
+    if (shape) throw GatewayException.validation(shape.param, shape.message);
+    return validated;
   }
 }
 
