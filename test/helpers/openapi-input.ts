@@ -103,6 +103,30 @@ export function fieldPaths(schema: Schema | undefined, prefix = '', out = new Se
   return out;
 }
 
+const isFreeForm = (schema: Schema | undefined) => {
+  const s = resolve(schema);
+  return !!s && !s.type && !s.properties && !s.oneOf && !s.allOf && !s.items && !s.enum;
+};
+
+/**
+ * Body paths below which the document declares no shape (`items: {}`, `additionalProperties: true`): a field under
+ * one is one the operation takes (a provider-format message's `role`). `''` is the body itself.
+ */
+export function openPaths(schema: Schema | undefined, prefix = '', out = new Set<string>(), depth = 0): Set<string> {
+  const s = resolve(schema);
+  if (!s || depth > 6) return out;
+  if (s.additionalProperties === true) out.add(prefix);
+  for (const [name, child] of Object.entries(s.properties ?? {})) {
+    openPaths(child, prefix ? `${prefix}.${name}` : name, out, depth + 1);
+  }
+  for (const variant of s.oneOf ?? []) openPaths(variant, prefix, out, depth + 1);
+  if (s.items && prefix) {
+    if (isFreeForm(s.items)) out.add(`${prefix}[]`);
+    else openPaths(s.items, `${prefix}[]`, out, depth + 1);
+  }
+  return out;
+}
+
 /** True when `param` names a field of the operation: a parameter, a body field path, or the body itself. */
 export function namesAField(op: Operation, param: string | undefined): boolean {
   if (param === undefined) return false;
@@ -110,6 +134,12 @@ export function namesAField(op: Operation, param: string | undefined): boolean {
   const normalized = param.replace(/\[\d+\]/g, '[]');
   const fields = fieldPaths(op.body);
   if (fields.has(normalized)) return true;
+  const declaredTop = new Set(Object.keys(resolve(op.body)?.properties ?? {}));
+  for (const open of openPaths(op.body)) {
+    // An open body takes undeclared top-level fields; a declared one keeps its declared shape.
+    if (open === '' && !declaredTop.has(normalized.split(/[.[]/)[0]!)) return true;
+    if (open && (normalized.startsWith(`${open}.`) || normalized.startsWith(`${open}[`))) return true;
+  }
   // A map entry (`headers.X-Custom`) matches `headers.*`.
   return [...fields].some(
     (f) => f.includes('*') && new RegExp(`^${f.replace(/[.[\]]/g, '\\$&').replace('\\.*', '\\.[^.]+')}$`).test(param),
