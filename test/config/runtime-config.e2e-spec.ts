@@ -90,6 +90,7 @@ describe(`runtime config (${RUN_MODE})`, () => {
       [{ governance: { counter_timeout: '1s' } }, 'governance.counter_timeout'],
       [{ webhooks: { max_attempts: 3 } }, 'webhooks'],
       [{ no_such_section: 1 }, 'no_such_section'],
+      [{ constructor: 1 }, 'constructor'],
       [{ logs: 5 }, 'logs'],
       [{}, 'body'],
     ];
@@ -99,7 +100,8 @@ describe(`runtime config (${RUN_MODE})`, () => {
       expectGatewayError(res.body, 400, 'validation_failed');
       expect(res.body.error.param, JSON.stringify(body)).toBe(param);
       // An unknown key reads like every other unknown field (docs/errors.md).
-      if (param === 'inference.nope') expect(res.body.error.message).toBe('inference.nope is not a known field');
+      if (['inference.nope', 'constructor'].includes(param))
+        expect(res.body.error.message).toBe(`${param} is not a known field`);
     }
     expect((await s.admin.get(CONFIG)).body).toEqual(before);
     expect(await settingRows(s.gw)).toEqual([]);
