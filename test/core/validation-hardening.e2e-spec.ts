@@ -201,6 +201,9 @@ describe(`validation hardening (${RUN_MODE})`, () => {
         [{ name: 'nested-1', provider_configs: [[]] }, 'provider_configs[0]'],
         [{ name: 'nested-2', budgets: [[]] }, 'budgets[0]'],
         [{ name: 'nested-3', provider_configs: [{ provider: 'openai' }, []] }, 'provider_configs[1]'],
+        // A list inside the list: the item is blamed, not the list's own items (was `budgets[0][0][0]`).
+        [{ name: 'nested-4', budgets: [[[1]]] }, 'budgets[0]'],
+        [{ name: 'nested-5', provider_configs: ['x'] }, 'provider_configs[0]'],
       ];
       for (const [body, param] of cases) {
         expect400(await http.post('/api/governance/virtual-keys', body), param, /must be an object/);

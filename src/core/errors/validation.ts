@@ -20,6 +20,12 @@ export function firstProblem(errors: ValidationError[], prefix = ''): { param: s
     const message = Object.values(e.constraints ?? {})[0];
     if (message) {
       if (message.includes('should not exist')) return { param, message: `${param} is not a known field` };
+      // A list item that is itself a list: class-validator walks into it and blames its items (`budgets[0][0]`).
+      // The item is at fault: it must be an object.
+      if (message.includes('must be either object or array')) {
+        const item = param.replace(/^(.*?\[\d+\])(\[\d+\])+$/, '$1');
+        return { param: item, message: `${item} must be an object` };
+      }
       const sub = message.startsWith(e.property) ? SUB_PATH.exec(message.slice(e.property.length))?.[0] : undefined;
       if (sub) return { param: `${param}${sub}`, message: `${param}${message.slice(e.property.length)}` };
       return { param, message: message.replace(e.property, param) };
