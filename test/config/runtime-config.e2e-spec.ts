@@ -90,6 +90,7 @@ describe(`runtime config (${RUN_MODE})`, () => {
       [{ governance: { counter_timeout: '1s' } }, 'governance.counter_timeout'],
       [{ webhooks: { max_attempts: 3 } }, 'webhooks'],
       [{ no_such_section: 1 }, 'no_such_section'],
+      [{ constructor: 1 }, 'constructor'],
       [{ logs: 5 }, 'logs'],
       [{}, 'body'],
     ];
@@ -98,6 +99,9 @@ describe(`runtime config (${RUN_MODE})`, () => {
       expect(res.status, res.text).toBe(400);
       expectGatewayError(res.body, 400, 'validation_failed');
       expect(res.body.error.param, JSON.stringify(body)).toBe(param);
+      // An unknown key reads like every other unknown field (docs/errors.md).
+      if (['inference.nope', 'constructor'].includes(param))
+        expect(res.body.error.message).toBe(`${param} is not a known field`);
     }
     expect((await s.admin.get(CONFIG)).body).toEqual(before);
     expect(await settingRows(s.gw)).toEqual([]);

@@ -1,10 +1,23 @@
-import { readFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
-import { join } from 'node:path';
+import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src/core/errors/error-catalogue.js';
 import { ADMIN_BASIC, authEnabledConfig, bearer } from '../auth/auth-helpers.js';
 import { startA2aAgent, type A2aAgent } from '../helpers/a2a-agent.js';
+import {
+  bodyWith,
+  createFixtures,
+  fillPath,
+  hugeValue,
+  judgeAnswer,
+  mutationTargets,
+  ODD_PATH_VALUES,
+  ODD_QUERY_VALUES,
+  operations,
+  send,
+  wrongType,
+  type Answer,
+  type Fixtures,
+  type Operation,
+} from '../helpers/openapi-input.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE } from '../helpers/test-env.js';
 
@@ -14,253 +27,12 @@ import { RUN_MODE } from '../helpers/test-env.js';
  * GatewayError with a catalogued code, and every 400's `error.param` a field the operation declares (or `body`).
  */
 
-interface Schema {
-  $ref?: string;
-  type?: string;
-  format?: string;
-  enum?: unknown[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  additionalProperties?: Schema | boolean;
-  oneOf?: Schema[];
-  allOf?: Schema[];
-  nullable?: boolean;
-}
-interface Parameter {
-  name: string;
-  in: string;
-  schema?: Schema;
-}
-interface Operation {
-  method: string;
-  path: string;
-  id: string;
-  parameters: Parameter[];
-  body?: Schema;
-  security: string[];
-}
 interface Case {
   op: Operation;
   label: string;
   path: string;
   headers?: Record<string, string>;
   body?: string;
-}
-interface Answer {
-  status: number;
-  text: string;
-}
-
-const document = JSON.parse(readFileSync(join(import.meta.dirname, '../../openapi/openapi.json'), 'utf8')) as {
-  paths: Record<string, Record<string, any>>;
-  components: { schemas: Record<string, Schema> };
-};
-
-function resolve(schema: Schema | undefined): Schema | undefined {
-  if (!schema) return undefined;
-  if (schema.$ref) return resolve(document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]);
-  if (schema.allOf?.length === 1) return resolve(schema.allOf[0]);
-  return schema;
-}
-
-function operations(): Operation[] {
-  const ops: Operation[] = [];
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      ops.push({
-        method: method.toUpperCase(),
-        path,
-        id: `${method.toUpperCase()} ${path}`,
-        parameters: op.parameters ?? [],
-        body: resolve(op.requestBody?.content?.['application/json']?.schema),
-        security: (op.security ?? []).flatMap((s: Record<string, unknown>) => Object.keys(s)),
-      });
-    }
-  }
-  return ops;
-}
-
-/** Every field path the body schema declares: `a`, `a.b`, `a.list[]`, `a.map.*` (a map's entries). */
-function fieldPaths(schema: Schema | undefined, prefix = '', out = new Set<string>(), depth = 0): Set<string> {
-  const s = resolve(schema);
-  if (!s || depth > 6) return out;
-  for (const [name, child] of Object.entries(s.properties ?? {})) {
-    const path = prefix ? `${prefix}.${name}` : name;
-    out.add(path);
-    fieldPaths(child, path, out, depth + 1);
-  }
-  for (const name of s.required ?? []) out.add(prefix ? `${prefix}.${name}` : name);
-  for (const variant of s.oneOf ?? []) fieldPaths(variant, prefix, out, depth + 1);
-  if (s.items && prefix) {
-    out.add(`${prefix}[]`);
-    fieldPaths(s.items, `${prefix}[]`, out, depth + 1);
-  }
-  if (s.additionalProperties && typeof s.additionalProperties === 'object' && prefix) {
-    out.add(`${prefix}.*`);
-    fieldPaths(s.additionalProperties, `${prefix}.*`, out, depth + 1);
-  }
-  return out;
-}
-
-/** True when `param` names a field of the operation: a parameter, a body field path, or the body itself. */
-function namesAField(op: Operation, param: string | undefined): boolean {
-  if (param === undefined) return false;
-  if (param === 'body' || op.parameters.some((p) => p.name === param)) return true;
-  const normalized = param.replace(/\[\d+\]/g, '[]');
-  const fields = fieldPaths(op.body);
-  if (fields.has(normalized)) return true;
-  // A map entry (`headers.X-Custom`) matches `headers.*`.
-  return [...fields].some(
-    (f) => f.includes('*') && new RegExp(`^${f.replace(/[.[\]]/g, '\\$&').replace('\\.*', '\\.[^.]+')}$`).test(param),
-  );
-}
-
-/**
- * An unknown field the request sent is named itself (docs/errors.md: the field at fault), with the message saying
- * so; the object holding it must be the body or a declared field.
- */
-function namesAnUnknownField(op: Operation, param: string | undefined, message: string): boolean {
-  if (!param || message !== `${param} is not a known field`) return false;
-  const parent = param.includes('.') ? param.slice(0, param.lastIndexOf('.')) : 'body';
-  return namesAField(op, parent);
-}
-
-interface Fixtures {
-  agentName: string;
-  agentCardUrl: string;
-  virtualKey: string;
-  /** A second key, the target of rotate and update (rotating the first would lock the data plane out). */
-  otherVkId: string;
-  roleId: string;
-  userId: string;
-  managementKeyId: string;
-  teamId: string;
-  customerId: string;
-  /** A budget of `otherVkId` (the override routes). */
-  budgetId: string;
-  modelConfigId: string;
-  routingRuleId: string;
-  pricingOverrideId: string;
-}
-
-/** A value the schema accepts, for the fields a case does not touch. */
-function sample(name: string, schema: Schema | undefined, fx: Fixtures): unknown {
-  const overrides: Record<string, unknown> = {
-    agent_card_url: fx.agentCardUrl,
-    role_id: fx.roleId,
-    ids: [fx.otherVkId],
-    customer_id: fx.customerId,
-    email: 'sweep@example.com',
-    password: 'sweep-password-1',
-    username: 'admin',
-    name: 'sweep-agent',
-    jsonrpc: '2.0',
-    method: 'GetTask',
-  };
-  if (name in overrides) return overrides[name];
-  const s = resolve(schema);
-  if (!s) return 'sweep';
-  if (s.enum?.length) return s.enum[0];
-  if (s.oneOf?.length) return sample(name, s.oneOf[0], fx);
-  if (s.type === 'boolean') return true;
-  if (s.type === 'integer' || s.type === 'number') return 1;
-  if (s.type === 'array') return [];
-  if (s.type === 'object') return sampleObject(s, fx, '');
-  return s.format === 'uri' ? fx.agentCardUrl : s.format === 'date-time' ? '2999-01-01T00:00:00Z' : 'sweep';
-}
-
-/** The required fields of an object schema (plus `allow_by_default` so a PUT keeps the agent reachable). */
-function sampleObject(schema: Schema, fx: Fixtures, target: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, child] of Object.entries(schema.properties ?? {})) {
-    if (schema.required?.includes(name) || name === 'allow_by_default') out[name] = sample(name, child, fx);
-  }
-  // An upstream auth block is only checked in depth for its type: pick the one the target field belongs to.
-  if ('type' in out && schema.properties?.oauth) {
-    out.type = target.startsWith('oauth') ? 'oauth' : target.startsWith('headers') ? 'headers' : 'none';
-    if (out.type === 'oauth') out.oauth = { client_id: 'id', client_secret: 'secret', token_url: fx.agentCardUrl };
-    if (out.type === 'headers') out.headers = { 'X-Custom': 'value' };
-  }
-  return out;
-}
-
-/** A base body with `value` placed at `path` (dotted, `[0]` for array items), parents filled in from the schema. */
-function bodyWith(root: Schema, path: string, value: unknown, fx: Fixtures): Record<string, unknown> {
-  const parts = path.replace(/\[0\]/g, '.0').split('.');
-  const body = sampleObject(root, fx, path);
-  let node: any = body;
-  let schema: Schema | undefined = root;
-  for (let i = 0; i < parts.length - 1; i++) {
-    const part = parts[i]!;
-    const rest = parts.slice(i + 1).join('.');
-    const childSchema: Schema | undefined =
-      part === '0' ? resolve(schema?.items) : resolve(schema?.properties?.[part] ?? undefined);
-    if (node[part] === undefined || typeof node[part] !== 'object' || node[part] === null) {
-      node[part] = childSchema?.type === 'array' ? [] : childSchema ? sampleObject(childSchema, fx, rest) : {};
-    } else if (childSchema?.properties?.oauth && !Array.isArray(node[part])) {
-      node[part] = sampleObject(childSchema, fx, rest);
-    }
-    node = node[part];
-    schema =
-      childSchema?.additionalProperties && typeof childSchema.additionalProperties === 'object' ? {} : childSchema;
-  }
-  node[parts[parts.length - 1]!] = value;
-  return body;
-}
-
-/** Leaf and inner field paths to mutate, with their schema (`[0]` for array items, `X-Custom` for map entries). */
-function mutationTargets(schema: Schema | undefined, prefix = '', depth = 0): Array<{ path: string; schema: Schema }> {
-  const s = resolve(schema);
-  if (!s || depth > 5) return [];
-  const out: Array<{ path: string; schema: Schema }> = [];
-  for (const [name, child] of Object.entries(s.properties ?? {})) {
-    const path = prefix ? `${prefix}.${name}` : name;
-    const c = resolve(child) ?? {};
-    out.push({ path, schema: c });
-    if (c.properties) out.push(...mutationTargets(c, path, depth + 1));
-    if (c.items) out.push({ path: `${path}[0]`, schema: resolve(c.items) ?? {} });
-    if (c.additionalProperties && typeof c.additionalProperties === 'object') {
-      out.push({ path: `${path}.X-Custom`, schema: resolve(c.additionalProperties) ?? {} });
-    }
-  }
-  return out;
-}
-
-function wrongType(schema: Schema): unknown {
-  if (schema.type === 'string' || schema.oneOf || schema.enum) return 12345;
-  return 'not-the-right-type';
-}
-
-function hugeValue(schema: Schema): unknown {
-  if (schema.type === 'array') return Array.from({ length: 5000 }, (_, i) => `item-${i}`);
-  if (schema.type === 'integer' || schema.type === 'number') return 1e30;
-  if (schema.type === 'object' && !schema.oneOf)
-    return Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, 'v']));
-  return 'x'.repeat(100_000);
-}
-
-function pathValue(op: Operation, name: string, fx: Fixtures): string {
-  if (name === 'name') return fx.agentName;
-  if (name === 'path') return 'tasks';
-  if (name === 'vk_id') return fx.otherVkId;
-  if (name === 'team_id') return fx.teamId;
-  if (name === 'customer_id') return fx.customerId;
-  if (name === 'budget_id') return fx.budgetId;
-  if (name === 'mc_id') return fx.modelConfigId;
-  if (name === 'provider') return 'openai';
-  if (name === 'id' && op.path.includes('/users/')) return fx.userId;
-  if (name === 'id' && op.path.includes('/roles/')) return fx.roleId;
-  if (name === 'id' && op.path.includes('/management-keys/')) return fx.managementKeyId;
-  if (name === 'rule_id') return fx.routingRuleId;
-  if (name === 'id' && op.path.includes('/pricing-overrides/')) return fx.pricingOverrideId;
-  return '00000000-0000-4000-8000-000000000000';
-}
-
-function fillPath(op: Operation, fx: Fixtures, override?: { name: string; raw: string }): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    override?.name === name ? override.raw : encodeURIComponent(pathValue(op, name, fx)),
-  );
 }
 
 function authHeaders(op: Operation, fx: Fixtures): Record<string, string> {
@@ -271,8 +43,6 @@ function authHeaders(op: Operation, fx: Fixtures): Record<string, string> {
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const DEEP = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
-const ODD_PATH_VALUES = ['x'.repeat(300), '%00', 'a%00b', '%ZZ', '..', '%2e%2e', 'a%2Fb'];
-const ODD_QUERY_VALUES = ['a\u0000b', '0x10', '1e3', '+5', ' 5', '5.0', '-1', '9'.repeat(40), '1e30', 'x'.repeat(5000)];
 
 function casesOf(op: Operation, fx: Fixtures): Case[] {
   const cases: Case[] = [];
@@ -320,39 +90,6 @@ function casesOf(op: Operation, fx: Fixtures): Case[] {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
-/** One raw request (node:http sends the path as written: `..`, `%ZZ` and long segments reach the gateway). */
-function send(gw: TestApp, c: Case, fx: Fixtures): Promise<Answer> {
-  const url = new URL(gw.baseUrl);
-  return new Promise((resolvePromise) => {
-    const req = httpRequest(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        method: c.op.method,
-        path: c.path,
-        headers: {
-          ...authHeaders(c.op, fx),
-          ...c.headers,
-          ...(c.body ? { 'content-length': Buffer.byteLength(c.body) } : {}),
-        },
-        timeout: 15_000,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolvePromise({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-        );
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', (err) => resolvePromise({ status: 0, text: `request failed: ${err.message}` }));
-    if (c.body) req.write(c.body);
-    req.end();
-  });
-}
-
 interface Figures {
   operations: number;
   requests: number;
@@ -362,58 +99,12 @@ interface Figures {
 }
 
 function judge(c: Case, answer: Answer, figures: Figures): void {
-  const where = `${c.op.id} [${c.label}]`;
-  if (answer.status >= 500 || answer.status === 0)
-    figures.serverErrors.push(`${where}: ${answer.status} ${answer.text.slice(0, 200)}`);
-  if (answer.status < 400) return;
-  let body: any;
-  try {
-    body = JSON.parse(answer.text);
-  } catch {
-    body = undefined;
-  }
-  // The A2A JSON-RPC binding answers a JSON-RPC error whose `data` is the GatewayError.
-  if (c.op.path.endsWith('/jsonrpc') && body?.jsonrpc === '2.0') body = body.error?.data;
-  body = gatewayErrorOfNative(c.op.path, body, answer.status);
-  const isGatewayError =
-    body?.is_gateway_error === true &&
-    typeof body.event_id === 'string' &&
-    body.status_code === answer.status &&
-    typeof body.error?.code === 'string' &&
-    body.error.code in ERROR_CODES;
-  if (!isGatewayError) {
-    figures.notGatewayErrors.push(`${where}: ${answer.status} ${answer.text.slice(0, 200)}`);
-    return;
-  }
-  const param = body.error.param as string | undefined;
-  const mustName = answer.status === 400 && (body.error.code === 'validation_failed' || param !== undefined);
-  if (mustName && !namesAField(c.op, param) && !namesAnUnknownField(c.op, param, body.error.message)) {
-    figures.wrongParams.push(`${where}: param ${JSON.stringify(param)} (${body.error.message})`);
-  }
-}
-
-/**
- * The provider-format routes answer in their provider's error shape and keep the GatewayError's fields inside it
- * (docs/inference.md): Anthropic's `error{}` carries `code`, `param` and `event_id`; Google's `details` carry an
- * ErrorInfo (`reason` = our code, `metadata.event_id`) and a BadRequest naming the field. Read back as a GatewayError
- * so the same judgement applies; Bedrock's and Cohere's bodies are GatewayErrors with a `message` beside.
- */
-function gatewayErrorOfNative(path: string, body: any, status: number): any {
-  if (/^(\/[a-z]+)?\/anthropic\//.test(path) && body?.type === 'error') {
-    return { is_gateway_error: true, event_id: body.error?.event_id, status_code: status, error: body.error };
-  }
-  if (/^(\/[a-z]+)?\/genai\//.test(path) && Array.isArray(body?.error?.details)) {
-    const details = body.error.details as Array<Record<string, any>>;
-    const info = details.find((d) => String(d['@type']).endsWith('ErrorInfo'));
-    const badRequest = details.find((d) => String(d['@type']).endsWith('BadRequest'));
-    return {
-      is_gateway_error: true,
-      event_id: info?.metadata?.event_id,
-      status_code: status,
-      error: { code: info?.reason, param: badRequest?.fieldViolations?.[0]?.field, message: body.error.message },
-    };
-  }
-  return body;
+  const { problem } = judgeAnswer(c.op, answer);
+  if (!problem) return;
+  const line = `${c.op.id} [${c.label}]: ${problem.text}`;
+  if (problem.kind === 'serverError') figures.serverErrors.push(line);
+  else if (problem.kind === 'notGatewayError') figures.notGatewayErrors.push(line);
+  else figures.wrongParams.push(line);
 }
 
 describe(`bad-input sweep over the OpenAPI document (${RUN_MODE})`, () => {
@@ -425,62 +116,7 @@ describe(`bad-input sweep over the OpenAPI document (${RUN_MODE})`, () => {
   beforeAll(async () => {
     a2a = await startA2aAgent();
     gw = await startTestApp({ config: authEnabledConfig({ edition: 'enterprise' }) });
-    const http = gw.http.withHeaders(ADMIN_BASIC);
-    const agentRes = await http.post('/api/agents', {
-      name: 'sweep',
-      agent_card_url: a2a.cardUrl,
-      allow_by_default: true,
-    });
-    expect(agentRes.status, agentRes.text).toBe(201);
-    const vk = await http.post('/api/governance/virtual-keys', { name: 'sweep-data-plane' });
-    const other = await http.post('/api/governance/virtual-keys', {
-      name: 'sweep-target',
-      budgets: [{ max_limit: 1, reset_duration: '1d' }],
-    });
-    const team = await http.post('/api/governance/teams', { name: 'sweep-team' });
-    const customer = await http.post('/api/governance/customers', { name: 'sweep-customer' });
-    const modelConfig = await http.post('/api/governance/model-configs', { model_name: 'sweep-model' });
-    const role = await http.post('/api/governance/rbac/roles', {
-      name: 'sweep-role',
-      permissions: ['AgentGateway:View'],
-    });
-    const user = await http.post('/api/governance/users', {
-      name: 'Sweep',
-      email: 'user@example.com',
-      role_id: role.body.id,
-    });
-    const mk = await http.post('/api/management-keys', { name: 'sweep-key', scopes: [] });
-    const rule = await http.post('/api/governance/routing-rules', {
-      name: 'sweep-rule',
-      cel_expression: 'false',
-      targets: [{ provider: 'openai', weight: 1 }],
-    });
-    const override = await http.post('/api/governance/pricing-overrides', {
-      name: 'sweep-override',
-      scope_kind: 'global',
-      match_type: 'exact',
-      pattern: 'sweep-model',
-      request_types: ['chat_completion'],
-      patch: { input_cost_per_token: 0 },
-    });
-    for (const res of [vk, other, role, user, mk, team, customer, modelConfig, rule, override]) {
-      expect(res.status, res.text).toBe(201);
-    }
-    fx = {
-      agentName: 'sweep',
-      agentCardUrl: a2a.cardUrl,
-      virtualKey: vk.body.virtual_key.value,
-      otherVkId: other.body.virtual_key.id,
-      roleId: role.body.id,
-      userId: user.body.id,
-      managementKeyId: mk.body.id,
-      teamId: team.body.team.id,
-      customerId: customer.body.customer.id,
-      budgetId: other.body.virtual_key.budgets[0].id,
-      modelConfigId: modelConfig.body.model_config.id,
-      routingRuleId: rule.body.rule.id,
-      pricingOverrideId: override.body.pricing_override.id,
-    };
+    fx = await createFixtures(gw, a2a.cardUrl, ADMIN_BASIC);
   });
   afterAll(async () => {
     agent.destroy();
@@ -498,7 +134,16 @@ describe(`bad-input sweep over the OpenAPI document (${RUN_MODE})`, () => {
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         for (let c = queue.shift(); c; c = queue.shift()) {
-          judge(c, await send(gw, c, fx), figures);
+          judge(
+            c,
+            await send(gw.baseUrl, agent, {
+              method: c.op.method,
+              path: c.path,
+              headers: { ...authHeaders(c.op, fx), ...c.headers },
+              body: c.body,
+            }),
+            figures,
+          );
           figures.requests++;
         }
       }),

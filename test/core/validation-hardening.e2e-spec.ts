@@ -195,11 +195,31 @@ describe(`validation hardening (${RUN_MODE})`, () => {
       expect400(await http.put('/api/agents/hardened', badName), 'discovery_auth.headers.Bad Name', /header name/);
     });
 
+    it('an array where a nested object belongs is named, not stored as an empty object (was a 500)', async () => {
+      const before = (await http.get('/api/governance/virtual-keys')).body.virtual_keys.length as number;
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ name: 'nested-1', provider_configs: [[]] }, 'provider_configs[0]'],
+        [{ name: 'nested-2', budgets: [[]] }, 'budgets[0]'],
+        [{ name: 'nested-3', provider_configs: [{ provider: 'openai' }, []] }, 'provider_configs[1]'],
+        // A list inside the list: the item is blamed, not the list's own items (was `budgets[0][0][0]`).
+        [{ name: 'nested-4', budgets: [[[1]]] }, 'budgets[0]'],
+        [{ name: 'nested-5', provider_configs: ['x'] }, 'provider_configs[0]'],
+      ];
+      for (const [body, param] of cases) {
+        expect400(await http.post('/api/governance/virtual-keys', body), param, /must be an object/);
+      }
+      expect400(await http.post('/api/governance/teams', { name: 'nested-team', rate_limit: [] }), 'rate_limit');
+      expect((await http.get('/api/governance/virtual-keys')).body.virtual_keys.length).toBe(before);
+    });
+
     it('unknown fields are named, nested ones with their path', async () => {
       const top = await http.post('/api/governance/virtual-keys', { name: 'x', bogus: 1 });
       expect400(top, 'bogus', /bogus is not a known field/);
       const nested = withRuntimeAuth({ type: 'none', bogus: 1 });
       expect400(await http.put('/api/agents/hardened', nested), 'runtime_auth.bogus', /not a known field/);
+      // A null value does not make an undeclared field a declared one that "must not be null".
+      const nullUnknown = await http.post('/api/governance/virtual-keys', { name: 'x', bogus: null });
+      expect400(nullUnknown, 'bogus', /^bogus is not a known field$/);
     });
   });
 

@@ -113,6 +113,10 @@ describe('provider formats: model listings', () => {
       const res = await s.inference.get('/anthropic/v1/models/claude-none');
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ type: 'error', error: { type: 'not_found_error', code: 'model_not_found' } });
+      // A blank model names the path parameter it came in (the documented `path`).
+      const blank = await s.inference.get('/anthropic/v1/models/%20');
+      expect(blank.status).toBe(400);
+      expect(blank.body.error).toMatchObject({ code: 'validation_failed', param: 'path' });
     });
 
     it('raw paging: limit, after_id, before_id, has_more, first_id, last_id; bad paging is a 400', async () => {
@@ -211,6 +215,10 @@ describe('provider formats: model listings', () => {
       expect(bad.status).toBe(400);
       expect(bad.body.error.status).toBe('INVALID_ARGUMENT');
       expect(JSON.stringify(bad.body.error.details)).toContain('pageToken');
+      // A blank model names the path parameter it came in (the documented `path`).
+      const blank = await s.gw.http.get(`/genai/v1/models/%20?key=${s.vk}`);
+      expect(blank.status).toBe(400);
+      expect(JSON.stringify(blank.body.error.details)).toContain('"field":"path"');
       const anonymous = await s.gw.http.get('/genai/v1beta/models');
       expect(anonymous.status).toBe(401);
       expect(anonymous.body.error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED' });

@@ -367,6 +367,30 @@ describe(`request log capture (${RUN_MODE})`, () => {
     }
   });
 
+  it('a request refused by authentication leaves no row; one refused for its body does (docs/logs.md)', async () => {
+    const total = async () =>
+      (await s.admin.get('/api/logs', { query: { limit: 1 } })).body.pagination.total_count as number;
+    const before = await total();
+    const anonymous = await s.gw.http.post('/v1/chat/completions', chat('no key'));
+    expect({ status: anonymous.status, code: anonymous.body.error?.code }).toEqual({
+      status: 401,
+      code: 'missing_credentials',
+    });
+    const management = await s.gw.http.post('/v1/chat/completions', chat('not an inference key'), {
+      headers: { authorization: 'Bearer gwm_not-an-inference-credential' },
+    });
+    expect({ status: management.status, code: management.body.error?.code }).toEqual({
+      status: 401,
+      code: 'invalid_credentials',
+    });
+    expect(await total()).toBe(before);
+    const badBody = await s.inference.post('/v1/chat/completions', { model: 'openai/gpt-4o-mini', messages: 'x' });
+    expect(badBody.status).toBe(400);
+    const row = (await s.admin.get(`/api/logs/${badBody.headers.get('x-request-id')}`)).body;
+    expect(row).toMatchObject({ status: 'error', status_code: 400 });
+    expect(await total()).toBe(before + 1);
+  });
+
   it('an unknown log id is a 404 GatewayError', async () => {
     const res = await s.admin.get('/api/logs/00000000-0000-4000-8000-000000000000');
     expect(res.status).toBe(404);

@@ -171,6 +171,9 @@ describe('POST /v1/mcp/tool/execute', () => {
       headers: { authorization: 'Bearer sk-gw-not-a-key' },
     });
     expect(bad.status).toBe(401);
+    // Nothing the caller sent is read before it is known: a bad query is still a 401 without a key.
+    const badQuery = await gw.http.post(`${EXECUTE}?format=${'9'.repeat(60)}`, chatCall('legacy-echo', { text: 'x' }));
+    expectError(badQuery, 401, 'missing_credentials');
   });
 });
 

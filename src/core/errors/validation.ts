@@ -1,5 +1,6 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { inputProblem, valueAt } from '../validation/input-limits.js';
+import { nestedShapeProblem } from '../validation/nested-shape.js';
 import { GatewayException } from './gateway.exception.js';
 
 /**
@@ -19,6 +20,12 @@ export function firstProblem(errors: ValidationError[], prefix = ''): { param: s
     const message = Object.values(e.constraints ?? {})[0];
     if (message) {
       if (message.includes('should not exist')) return { param, message: `${param} is not a known field` };
+      // A list item that is itself a list: class-validator walks into it and blames its items (`budgets[0][0]`).
+      // The item is at fault: it must be an object.
+      if (message.includes('must be either object or array')) {
+        const item = param.replace(/^(.*?\[\d+\])(\[\d+\])+$/, '$1');
+        return { param: item, message: `${item} must be an object` };
+      }
       const sub = message.startsWith(e.property) ? SUB_PATH.exec(message.slice(e.property.length))?.[0] : undefined;
       if (sub) return { param: `${param}${sub}`, message: `${param}${message.slice(e.property.length)}` };
       return { param, message: message.replace(e.property, param) };
@@ -58,15 +65,25 @@ export class GatewayValidationPipe extends ValidationPipe {
     }
     const problem = inputProblem(value, '', metadata.data ?? metadata.type);
     if (problem) throw GatewayException.validation(problem.param, problem.message);
+    let validated: unknown;
     try {
-      return await super.transform(value, metadata);
+      validated = await super.transform(value, metadata);
     } catch (err) {
-      // Whatever constraint failed first, `null` for a field that is not nullable deserves the plain reason.
-      if (err instanceof GatewayException && err.param && valueAt(value, err.param) === null) {
+      // Whatever constraint failed first, `null` for a field that is not nullable deserves the plain reason; a field
+      // that is not declared at all stays "not a known field", whatever its value.
+      if (
+        err instanceof GatewayException &&
+        err.param &&
+        err.message !== `${err.param} is not a known field` &&
+        valueAt(value, err.param) === null
+      ) {
         throw GatewayException.validation(err.param, `${err.param} must not be null`);
       }
       throw err;
     }
+    const shape = nestedShapeProblem(validated);
+    if (shape) throw GatewayException.validation(shape.param, shape.message);
+    return validated;
   }
 }
 

@@ -65,7 +65,8 @@ function isPlainObject(value: unknown): value is Plain {
 
 export function getPath(target: object, key: string): unknown {
   let node: unknown = target;
-  for (const part of key.split('.')) node = isPlainObject(node) ? node[part] : undefined;
+  // Own fields only: `constructor` or `toString` are no config keys.
+  for (const part of key.split('.')) node = isPlainObject(node) && Object.hasOwn(node, part) ? node[part] : undefined;
   return node;
 }
 
@@ -126,7 +127,7 @@ export function changesOf(body: unknown): Map<RuntimeKey, unknown> {
         key,
         known
           ? `${key} is not a runtime setting: it is read at start (set it in the config file)`
-          : `unknown key ${key}`,
+          : `${key} is not a known field`,
       );
     }
   };

@@ -62,10 +62,18 @@ export class InferencePipeline {
     reply.raw.once('close', onClose);
     let call: InferenceCall | undefined;
     let source: unknown = request.body;
+    let directKey: string | undefined;
+    try {
+      directKey = this.access.directKeyOf(request);
+    } catch (err) {
+      // Refused by authentication: counted, but not a request-log row (docs/logs.md: a row is a request whose
+      // virtual key was accepted).
+      this.responder.failed(undefined, err, started);
+      throw err;
+    }
     const asked = request.body as { stream?: unknown; stream_format?: unknown } | null;
     const log = this.logs.begin(request, started, asked?.stream === true || asked?.stream_format === 'sse');
     try {
-      const directKey = this.access.directKeyOf(request);
       if (native) {
         source = native.toCanonical(
           request.body,

@@ -65,8 +65,9 @@ export class ToolExecuteController {
   })
   @ApiErrorResponses(400, 401, 403)
   async execute(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const format = parseFormat((request.query as Record<string, unknown> | undefined)?.format);
+    // Who calls first: a caller without a virtual key is refused (401) before anything it sent is read.
     const caller = this.callers.of(request);
+    const format = parseFormat((request.query as Record<string, unknown> | undefined)?.format);
     const call = parseToolCall(format, request.body);
     const abort = new AbortController();
     const onClose = () => {

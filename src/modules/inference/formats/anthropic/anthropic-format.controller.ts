@@ -90,7 +90,7 @@ export class AnthropicFormatController {
   async getModel(@Req() request: FastifyRequest): Promise<AnthropicModelInfo> {
     this.access.directKeyOf(request);
     const id = (request.params as Record<string, string | undefined>)['*'] ?? '';
-    return anthropicModelInfo(findModel(await this.listing.models(), id, 'anthropic', 'model_id'));
+    return anthropicModelInfo(findModel(await this.listing.models(), id, 'anthropic', 'path'));
   }
 
   @Post('v1/messages')

@@ -63,7 +63,7 @@ export class GenaiFormatController {
     await this.authenticateQueryKey(request, (request.query ?? {}) as Query);
     this.access.directKeyOf(request);
     const id = (request.params as Query)['*'] ?? '';
-    return genaiModel(findModel(await this.listing.models(), id.replace(/^models\//, ''), 'gemini', 'model'));
+    return genaiModel(findModel(await this.listing.models(), id.replace(/^models\//, ''), 'gemini', 'path'));
   }
 
   @Post(['v1beta/models/*', 'v1/models/*'])

@@ -40,7 +40,8 @@ export function parseModelAction(path: string): { model: string; action: GenaiAc
   return { model: path.slice(0, colon), action: action as GenaiAction };
 }
 
-const modelOf = (model: string) => canonicalModel(model, GENAI_FORMAT.defaultProvider, 'model');
+// The model is the documented `path` parameter (`models/{path}`), the field a 400 names.
+const modelOf = (model: string) => canonicalModel(model, GENAI_FORMAT.defaultProvider, 'path');
 
 /** generateContent, or streamGenerateContent (`sse`: `alt=sse` asked for SSE events instead of a JSON array). */
 function generateOperation(model: string, stream: boolean, sse: boolean): NativeOperation {
