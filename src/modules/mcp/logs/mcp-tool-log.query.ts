@@ -122,54 +122,37 @@ export class McpToolLogQuery {
     page: { limit: number; offset: number; sort_by: McpLogSortField; order: 'asc' | 'desc' },
   ): Promise<{ rows: McpToolLogEntity[]; total: number; capped: boolean }> {
     await this.store.flush();
-    if (filters.content_search) return this.searchPage(filters, page);
-    const [rows, total] = await Promise.all([this.page(whereOf(filters), page), this.count(filters)]);
-    return { rows, total, capped: false };
-  }
-
-  /** The page's rows, `where` narrowing them. */
-  private async page(
-    where: SqlWhere,
-    page: { limit: number; offset: number; sort_by: McpLogSortField; order: 'asc' | 'desc' },
-  ): Promise<McpToolLogEntity[]> {
+    const where = whereOf(filters);
     const direction = page.order === 'asc' ? 'ASC' : 'DESC';
     // Unknown latency (processing) and cost sort last both ways (each direction has its index).
     const nulls = page.sort_by === 'timestamp' ? '' : ' NULLS LAST';
     const limit = where.param(page.limit);
     const offset = where.param(page.offset);
-    const rows = await this.db.query<McpToolLogEntity[]>(
-      `SELECT ${LIST_COLUMNS} FROM mcp_tool_logs ${where.sql} ` +
-        `ORDER BY ${page.sort_by} ${direction}${nulls}, id ${direction} LIMIT ${limit} OFFSET ${offset}`,
-      where.params,
-    );
-    return rows.map(normalizeRow);
+    const [rows, total] = await Promise.all([
+      this.db.query<McpToolLogEntity[]>(
+        `SELECT ${LIST_COLUMNS} FROM mcp_tool_logs ${where.sql} ` +
+          `ORDER BY ${page.sort_by} ${direction}${nulls}, id ${direction} LIMIT ${limit} OFFSET ${offset}`,
+        where.params,
+      ),
+      filters.content_search
+        ? this.countUpTo(whereOf(filters), page.offset + page.limit + SEARCH_COUNT_MARGIN)
+        : this.count(filters).then((total) => ({ total, capped: false })),
+    ]);
+    return { rows: rows.map(normalizeRow), ...total };
   }
 
   /**
-   * A `content_search` page. A substring common to a quarter of a million rows takes seconds to count exactly (every
-   * candidate row is read again) but milliseconds to count to a bound, so the matches' ids are read up to
-   * `SEARCH_COUNT_MARGIN` past the page's end, in one pass over the search index. When that is all of them, the page
-   * is those ids sorted (no second search); when there are more, the term is common and the page query finds its rows
-   * quickly by the sort's index.
+   * Matches counted up to `cap`: a substring common to a quarter of a million rows takes seconds to count exactly
+   * (every candidate row is read again) but milliseconds to count to a bound, newest first.
    */
-  private async searchPage(
-    filters: McpLogFilters,
-    page: { limit: number; offset: number; sort_by: McpLogSortField; order: 'asc' | 'desc' },
-  ): Promise<{ rows: McpToolLogEntity[]; total: number; capped: boolean }> {
-    const cap = page.offset + page.limit + SEARCH_COUNT_MARGIN;
-    const matching = whereOf(filters);
-    const bound = matching.param(cap + 1);
-    const ids = await this.db.query<Array<{ id: string }>>(
-      `SELECT id FROM mcp_tool_logs ${matching.sql} LIMIT ${bound}`,
-      matching.params,
+  private async countUpTo(where: SqlWhere, cap: number): Promise<{ total: number; capped: boolean }> {
+    const bound = where.param(cap + 1);
+    const rows = await this.db.query<Array<{ n: unknown }>>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM mcp_tool_logs ${where.sql} LIMIT ${bound}) AS matches`,
+      where.params,
     );
-    if (ids.length > cap) return { rows: await this.page(whereOf(filters), page), total: cap, capped: true };
-    const found = new SqlWhere();
-    found.add(
-      (p) => `id = ANY(${p}::varchar[])`,
-      ids.map((r) => r.id),
-    );
-    return { rows: ids.length ? await this.page(found, page) : [], total: ids.length, capped: false };
+    const n = num(rows[0]?.n);
+    return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
   }
 
   /**
