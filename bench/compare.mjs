@@ -24,6 +24,7 @@ import { spawnBareProxy } from './lib/bare-proxy.mjs';
 import { spawnChildService } from './lib/child-service.mjs';
 import { runBench } from './lib/cleanup.mjs';
 import { freePort, manage, startGateway, START_NODE_FLAGS } from './lib/gateway.mjs';
+import { createGovernedKey } from './lib/governed-key.mjs';
 import { chatBody, isChatCompletion, isCompleteStream, MODEL, PROVIDER_KEY, spawnSimulator } from './lib/inference.mjs';
 import { percentile, ratio, runLoad, mergeLoads } from './lib/load.mjs';
 import { mb, sampleRss } from './lib/memory.mjs';
@@ -92,39 +93,11 @@ async function spawnPortkey(script) {
   return spawnChildService('portkey', [...START_NODE_FLAGS, '--input-type=module', '-e', launcher]);
 }
 
-const BUDGETS = [{ max_limit: 1_000_000, reset_duration: '1d' }];
-const RATE_LIMIT = {
-  request_max_limit: 100_000_000,
-  request_reset_duration: '1h',
-  token_max_limit: 100_000_000_000,
-  token_reset_duration: '1h',
-};
-
 /** The governed path: provider and key, a team and a key with budgets and limits at three levels, a rule, a policy. */
 async function governGateway(gw, sim) {
   await manage(gw, 'POST', '/api/providers', { provider: 'openai', base_url: sim.openaiBase });
   await manage(gw, 'POST', '/api/providers/openai/keys', { name: 'bench', value: PROVIDER_KEY });
-  const team = await manage(gw, 'POST', '/api/governance/teams', {
-    name: 'compare-team',
-    budgets: BUDGETS,
-    rate_limit: RATE_LIMIT,
-  });
-  const key = await manage(gw, 'POST', '/api/governance/virtual-keys', {
-    name: 'compare-governed',
-    team_id: team.team.id,
-    budgets: BUDGETS,
-    rate_limit: RATE_LIMIT,
-    provider_configs: [
-      {
-        provider: 'openai',
-        weight: 1,
-        allowed_models: ['*'],
-        key_ids: ['*'],
-        budgets: BUDGETS,
-        rate_limit: RATE_LIMIT,
-      },
-    ],
-  });
+  const value = await createGovernedKey(gw, 'compare-governed');
   const rule = await manage(gw, 'POST', '/api/governance/routing-rules', {
     name: 'compare-rule',
     cel_expression: `model == "${MODEL}" && virtual_key_name == "compare-governed"`,
@@ -142,7 +115,7 @@ async function governGateway(gw, sim) {
     },
     default_cooldown: '30s',
   });
-  return { value: key.virtual_key.value, ruleId: (rule.routing_rule ?? rule).id };
+  return { value, ruleId: (rule.routing_rule ?? rule).id };
 }
 
 /** The governed path really is governed: the applied rule and the key's limits show on an answer. */

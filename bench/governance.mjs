@@ -13,7 +13,8 @@
 // Redis part: a scratch Postgres database and Redis prefix (BENCH_DATABASE_URL, BENCH_REDIS_URL; bench/lib/scale-out.mjs).
 import { parseArgs } from 'node:util';
 import { runBench } from './lib/cleanup.mjs';
-import { manage, startGateway } from './lib/gateway.mjs';
+import { startGateway } from './lib/gateway.mjs';
+import { createGovernedKey } from './lib/governed-key.mjs';
 import { chatBody, isChatCompletion, MODEL, spawnSimulator, wireGateway } from './lib/inference.mjs';
 import { alternate, formatLoad, ratio } from './lib/load.mjs';
 import { machineLine } from './lib/report.mjs';
@@ -35,44 +36,6 @@ const rounds = Number(values.rounds);
 const warmup = Number(values.warmup);
 const modes = values['embedded-only'] ? ['embedded'] : values['redis-only'] ? ['redis'] : ['embedded', 'redis'];
 const TARGET = 0.9;
-
-/** Far above what a run spends: the governed path does all its work and never refuses. */
-const BUDGETS = [{ max_limit: 1_000_000, reset_duration: '1d' }];
-const RATE_LIMIT = {
-  request_max_limit: 100_000_000,
-  request_reset_duration: '1h',
-  token_max_limit: 100_000_000_000,
-  token_reset_duration: '1h',
-};
-
-/**
- * A key covered by budgets and limits at three levels: its provider config for openai, the key itself, its team (a
- * team's customers are enterprise links; a key has a team or a customer, not both).
- */
-async function governedKey(gw) {
-  const team = await manage(gw, 'POST', '/api/governance/teams', {
-    name: 'bench-team',
-    budgets: BUDGETS,
-    rate_limit: RATE_LIMIT,
-  });
-  const key = await manage(gw, 'POST', '/api/governance/virtual-keys', {
-    name: 'bench-governed',
-    team_id: team.team.id,
-    budgets: BUDGETS,
-    rate_limit: RATE_LIMIT,
-    provider_configs: [
-      {
-        provider: 'openai',
-        weight: 1,
-        allowed_models: ['*'],
-        key_ids: ['*'],
-        budgets: BUDGETS,
-        rate_limit: RATE_LIMIT,
-      },
-    ],
-  });
-  return key.virtual_key.value;
-}
 
 /** The governed path really is governed: the rate-limit headers of the tightest level are on the answer. */
 async function assertGoverned(url, value, body) {
@@ -106,7 +69,7 @@ await runBench(
         label: `gateway (${mode})`,
       });
       const wired = await wireGateway(gw, sim);
-      const governed = await governedKey(gw);
+      const governed = await createGovernedKey(gw);
       await assertGoverned(wired.url, governed, body);
       console.log(`\n${mode === 'redis' ? 'Postgres + Redis (Lua counters)' : 'embedded (in-process counters)'}:`);
       const target = (value) => ({
