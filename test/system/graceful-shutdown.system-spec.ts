@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RUN_MODE } from '../helpers/test-env.js';
 import type { HttpClient } from '../helpers/http.js';
@@ -58,19 +58,10 @@ function openStream(port: number, vk: string, marker: string): StreamResult {
       onFirst();
       ok();
     };
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/v1/chat/completions',
-        agent: false,
-        headers: {
-          authorization: `Bearer ${vk}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
+    postChat(
+      port,
+      vk,
+      body,
       (res) => {
         result.status = res.statusCode ?? 0;
         result.requestId = String(res.headers['x-request-id']);
@@ -103,9 +94,8 @@ function openStream(port: number, vk: string, marker: string): StreamResult {
         res.on('error', (err) => end(String(err)));
         res.on('aborted', () => end('aborted'));
       },
+      (err) => end(String(err)),
     );
-    req.on('error', (err) => end(String(err)));
-    req.end(body);
   });
   return result;
 }
@@ -117,28 +107,45 @@ function freshRequest(
 ): Promise<{ status?: number; headers?: Record<string, unknown>; body?: any; error?: string }> {
   const body = JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'too late' }] });
   return new Promise((ok) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/v1/chat/completions',
-        agent: false,
-        headers: {
-          authorization: `Bearer ${vk}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
+    postChat(
+      port,
+      vk,
+      body,
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString('utf8')));
         res.on('end', () => ok({ status: res.statusCode, headers: res.headers, body: JSON.parse(text) }));
       },
+      (err) => ok({ error: err.code ?? String(err) }),
     );
-    req.on('error', (err: NodeJS.ErrnoException) => ok({ error: err.code ?? String(err) }));
-    req.end(body);
   });
+}
+
+/** POST /v1/chat/completions with the virtual key on a connection of its own (no agent), the body sent at once. */
+function postChat(
+  port: number,
+  vk: string,
+  body: string,
+  onResponse: (res: IncomingMessage) => void,
+  onError: (err: NodeJS.ErrnoException) => void,
+): void {
+  const req = httpRequest(
+    {
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/v1/chat/completions',
+      agent: false,
+      headers: {
+        authorization: `Bearer ${vk}`,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      },
+    },
+    onResponse,
+  );
+  req.on('error', onError);
+  req.end(body);
 }
 
 interface LogRow {

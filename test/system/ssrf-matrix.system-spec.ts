@@ -201,54 +201,33 @@ const refusedWith =
 
 const agentBody = (extra: Record<string, unknown>) => ({ name: uniq('ssrf-agent'), ...extra });
 
+/** An agent whose card is fetched with OAuth client credentials, `oauth` placing the URL under test. */
+function oauthSite(what: string, oauth: (url: string) => Record<string, string>): Site {
+  return {
+    name: `OAuth ${what} (agent discovery_auth)`,
+    attempt: (s, url) =>
+      s.gw.http.post(
+        '/api/agents',
+        agentBody({
+          agent_card_url: 'http://card.invalid/card.json',
+          discovery_auth: { type: 'oauth', oauth: { ...oauth(url), client_id: 'cid', client_secret: 'csecret' } },
+        }),
+        MGMT,
+      ),
+    check: refusedWith(400, 'validation_failed', 'agent_card_url'),
+  };
+}
+
 const SITES: Site[] = [
   {
     name: 'agent card fetch (POST /api/agents agent_card_url)',
     attempt: (s, url) => s.gw.http.post('/api/agents', agentBody({ agent_card_url: url }), MGMT),
     check: refusedWith(400, 'validation_failed', 'agent_card_url'),
   },
-  {
-    name: 'OAuth token_url (agent discovery_auth)',
-    attempt: (s, url) =>
-      s.gw.http.post(
-        '/api/agents',
-        agentBody({
-          agent_card_url: 'http://card.invalid/card.json',
-          discovery_auth: { type: 'oauth', oauth: { token_url: url, client_id: 'cid', client_secret: 'csecret' } },
-        }),
-        MGMT,
-      ),
-    check: refusedWith(400, 'validation_failed', 'agent_card_url'),
-  },
-  {
-    name: 'OAuth discovery_url (agent discovery_auth)',
-    attempt: (s, url) =>
-      s.gw.http.post(
-        '/api/agents',
-        agentBody({
-          agent_card_url: 'http://card.invalid/card.json',
-          discovery_auth: { type: 'oauth', oauth: { discovery_url: url, client_id: 'cid', client_secret: 'csecret' } },
-        }),
-        MGMT,
-      ),
-    check: refusedWith(400, 'validation_failed', 'agent_card_url'),
-  },
-  {
-    name: 'OAuth provider_url metadata (agent discovery_auth)',
-    attempt: (s, url) =>
-      s.gw.http.post(
-        '/api/agents',
-        agentBody({
-          agent_card_url: 'http://card.invalid/card.json',
-          discovery_auth: {
-            type: 'oauth',
-            oauth: { provider_url: url.replace(/\/[^/]*$/, ''), client_id: 'cid', client_secret: 'csecret' },
-          },
-        }),
-        MGMT,
-      ),
-    check: refusedWith(400, 'validation_failed', 'agent_card_url'),
-  },
+  oauthSite('token_url', (url) => ({ token_url: url })),
+  oauthSite('discovery_url', (url) => ({ discovery_url: url })),
+  // The provider's metadata document is read from <provider_url>/.well-known/…: the URL under test minus its last part.
+  oauthSite('provider_url metadata', (url) => ({ provider_url: url.replace(/\/[^/]*$/, '') })),
   {
     name: 'MCP server, http (POST /api/mcp/client connection_string)',
     attempt: (s, url) =>
