@@ -23,17 +23,22 @@ export function wholeHours(start: Date | undefined, end: Date | undefined): Whol
 }
 
 /**
- * The parts of `[start, end]` outside its whole hours, as time filters of the log rows: `[start, firstHour)` (its
- * end exclusive: `before`) and `[endHour, end]`.
+ * The log rows of the filters' range outside its whole hours, as WHERE clauses built by the table's own `whereOf`:
+ * `[start, firstHour)` (its end exclusive) and `[endHour, end]`.
  */
-export function hourEdges(
-  start: Date | undefined,
-  end: Date | undefined,
+export function edgeWheres<F extends { start_time?: Date; end_time?: Date }>(
+  filters: F,
   hours: WholeHours,
-): Array<{ start_time: Date; end_time?: Date; before?: Date }> {
-  const edges: Array<{ start_time: Date; end_time?: Date; before?: Date }> = [];
-  if (start && hours.firstHour && start < hours.firstHour) edges.push({ start_time: start, before: hours.firstHour });
-  if (end && hours.endHour) edges.push({ start_time: hours.endHour, end_time: end });
+  whereOf: (filters: F) => SqlWhere,
+): SqlWhere[] {
+  const edges: SqlWhere[] = [];
+  const { start_time: start, end_time: end } = filters;
+  if (start && hours.firstHour && start < hours.firstHour) {
+    const head = whereOf({ ...filters, end_time: undefined });
+    head.add((p) => `timestamp < ${p}`, hours.firstHour);
+    edges.push(head);
+  }
+  if (end && hours.endHour) edges.push(whereOf({ ...filters, start_time: hours.endHour }));
   return edges;
 }
 

@@ -14,13 +14,7 @@ import {
   sqlNumber,
   sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
-import {
-  hourEdges,
-  rollupWhere,
-  sumByBucket,
-  wholeHours,
-  type WholeHours,
-} from '../../../core/persistence/hourly-rollup.js';
+import { edgeWheres, rollupWhere, sumByBucket, wholeHours } from '../../../core/persistence/hourly-rollup.js';
 import type { LogSortField } from './dto/logs-query.dto.js';
 import type { RequestLogContentEntity } from './entities/request-log-content.entity.js';
 import type { LogStatus, RequestLogEntity } from './entities/request-log.entity.js';
@@ -131,15 +125,6 @@ function rollupAnswers(f: LogFilters): boolean {
   );
 }
 
-/** The log rows of the filters' range outside its whole hours. */
-function edgesOf(filters: LogFilters, hours: WholeHours): SqlWhere[] {
-  return hourEdges(filters.start_time, filters.end_time, hours).map((edge) => {
-    const w = whereOf({ ...filters, start_time: edge.start_time, end_time: edge.end_time });
-    if (edge.before) w.add((p) => `timestamp < ${p}`, edge.before);
-    return w;
-  });
-}
-
 /** What stats add up: the same measures from the log rows and from the rollup. */
 const SUMS_OF_ROWS =
   `count(*) AS total, count(*) FILTER (WHERE status = 'success') AS success, sum(latency) AS latency, ` +
@@ -235,7 +220,7 @@ export class RequestLogQuery {
     const parts = hours
       ? [
           this.sums('request_log_hourly', SUMS_OF_HOURS, rollupWhere(filters.status, hours)),
-          ...edgesOf(filters, hours).map((w) => this.sums('request_logs', SUMS_OF_ROWS, w)),
+          ...edgeWheres(filters, hours, whereOf).map((w) => this.sums('request_logs', SUMS_OF_ROWS, w)),
         ]
       : [this.sums('request_logs', SUMS_OF_ROWS, whereOf(filters))];
     const sum = (await Promise.all(parts)).reduce((a, b) => ({
@@ -336,7 +321,7 @@ export class RequestLogQuery {
                 bucketSeconds,
                 origin,
               ),
-              ...edgesOf(ranged, hours).map((w) =>
+              ...edgeWheres(ranged, hours, whereOf).map((w) =>
                 bucketRows(this.db, 'request_logs', 'timestamp', ROW_MEASURES[kind], w, bucketSeconds, origin),
               ),
             ]),

@@ -13,13 +13,7 @@ import {
   sqlNumber,
   sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
-import {
-  hourEdges,
-  rollupWhere,
-  sumByBucket,
-  wholeHours,
-  type WholeHours,
-} from '../../../core/persistence/hourly-rollup.js';
+import { edgeWheres, rollupWhere, sumByBucket, wholeHours } from '../../../core/persistence/hourly-rollup.js';
 import type { McpLogSortField } from './dto/mcp-logs-query.dto.js';
 import type { McpLogStatus, McpToolLogEntity } from './entities/mcp-tool-log.entity.js';
 import { McpToolLogStore } from './mcp-tool-log.store.js';
@@ -168,7 +162,7 @@ export class McpToolLogQuery {
         .query<Array<{ n: unknown }>>(`SELECT sum(calls) AS n FROM mcp_tool_log_hourly ${rollup.sql}`, rollup.params)
         .then((r) => num(r[0]?.n)),
     ];
-    for (const edge of edgesOf(filters, hours)) counts.push(this.countRows(edge));
+    for (const edge of edgeWheres(filters, hours, whereOf)) counts.push(this.countRows(edge));
     return (await Promise.all(counts)).reduce((a, b) => a + b, 0);
   }
 
@@ -255,7 +249,7 @@ export class McpToolLogQuery {
             bucketSeconds,
             origin,
           ),
-          ...edgesOf(ranged, hours).map((w) =>
+          ...edgeWheres(ranged, hours, whereOf).map((w) =>
             bucketRows(this.db, 'mcp_tool_logs', 'timestamp', measuresOf('count(*)'), w, bucketSeconds, origin),
           ),
         ]
@@ -309,13 +303,4 @@ function normalizeRow(row: McpToolLogEntity): McpToolLogEntity {
   row.timestamp = new Date(row.timestamp);
   row.created_at = new Date(row.created_at);
   return row;
-}
-
-/** The log rows of the filters' range outside its whole hours. */
-function edgesOf(filters: McpLogFilters, hours: WholeHours): SqlWhere[] {
-  return hourEdges(filters.start_time, filters.end_time, hours).map((edge) => {
-    const w = whereOf({ ...filters, start_time: edge.start_time, end_time: edge.end_time });
-    if (edge.before) w.add((p) => `timestamp < ${p}`, edge.before);
-    return w;
-  });
 }
