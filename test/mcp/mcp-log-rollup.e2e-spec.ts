@@ -88,7 +88,9 @@ describe(`MCP tool log counts from the hourly rollup (${RUN_MODE})`, () => {
 
   it('the triggers keep the rollup equal to the rows through inserts and status-changing upserts', async () => {
     const statuses = await db.query<Array<{ status: string }>>(`SELECT DISTINCT status FROM mcp_tool_logs`);
-    expect(statuses.map((s) => s.status).sort()).toEqual(['error', 'processing', 'success']);
+    // Calls still `processing` may meanwhile be failed by the sweeper (they are older than the pending-log TTL): one
+    // more UPDATE the rollup has to follow, so either way the check below covers moved statuses.
+    expect(statuses.map((s) => s.status)).toEqual(expect.arrayContaining(['error', 'success']));
     await expectRollupExact();
   });
 
