@@ -62,18 +62,37 @@ describe(`MCP tool log counts from the hourly rollup (${RUN_MODE})`, () => {
     return Number(rows[0]!.n);
   }
 
-  /** The rollup equals grouping the rows by UTC hour and status. */
+  /** The rollup equals grouping the rows by UTC hour and status, with every measure stats reads. */
   async function expectRollupExact(): Promise<void> {
-    const rollup = await db.query<Array<{ hour: Date; status: string; calls: string | number }>>(
-      `SELECT hour, status, calls FROM mcp_tool_log_hourly WHERE calls <> 0 ORDER BY 1, 2`,
+    type Row = {
+      hour: Date;
+      status: string;
+      calls: unknown;
+      latency_sum: unknown;
+      latency_calls: unknown;
+      cost_sum: unknown;
+    };
+    const rollup = await db.query<Row[]>(
+      `SELECT hour, status, calls, latency_sum, latency_calls, cost_sum FROM mcp_tool_log_hourly ` +
+        `WHERE calls <> 0 ORDER BY 1, 2`,
     );
-    const grouped = await db.query<Array<{ hour: Date; status: string; calls: string | number }>>(
-      `SELECT date_bin('1 hour', "timestamp", TIMESTAMPTZ '2000-01-01 00:00:00+00') AS hour, status, count(*) AS calls ` +
-        `FROM mcp_tool_logs GROUP BY 1, 2 ORDER BY 1, 2`,
+    const grouped = await db.query<Row[]>(
+      `SELECT date_bin('1 hour', "timestamp", TIMESTAMPTZ '2000-01-01 00:00:00+00') AS hour, status, count(*) AS calls, ` +
+        `COALESCE(sum(latency::numeric), 0) AS latency_sum, count(latency) AS latency_calls, ` +
+        `COALESCE(sum(cost::numeric), 0) AS cost_sum FROM mcp_tool_logs GROUP BY 1, 2 ORDER BY 1, 2`,
     );
-    const view = (rows: typeof rollup) =>
-      rows.map((r) => `${new Date(r.hour).toISOString()} ${r.status} ${Number(r.calls)}`);
+    const view = (rows: Row[]) =>
+      rows.map(
+        (r) =>
+          `${new Date(r.hour).toISOString()} ${r.status} ${Number(r.calls)} ${Number(r.latency_sum)} ` +
+          `${Number(r.latency_calls)} ${Number(r.cost_sum)}`,
+      );
     expect(view(rollup)).toEqual(view(grouped));
+    // An hour whose calls all moved or went keeps nothing of them: the numeric sums cancel exactly.
+    const emptied = await db.query<Row[]>(
+      `SELECT * FROM mcp_tool_log_hourly WHERE calls = 0 AND (latency_sum <> 0 OR latency_calls <> 0 OR cost_sum <> 0)`,
+    );
+    expect(emptied).toEqual([]);
   }
 
   beforeAll(async () => {
@@ -124,6 +143,53 @@ describe(`MCP tool log counts from the hourly rollup (${RUN_MODE})`, () => {
     }
     const all = await exact('true', []);
     expect(all).toBe(400);
+  });
+
+  it('stats over ranges, cut anywhere, and statuses equal computing them from the rows', async () => {
+    const ranges: Array<[Date | undefined, Date | undefined]> = [
+      [undefined, undefined],
+      [at(DAY), at(0)],
+      [at(7 * DAY + 1234), at(3 * HOUR + 99)],
+      [at(30 * DAY), undefined],
+      [at(2 * HOUR + 5), at(2 * HOUR)],
+    ];
+    for (const [start, end] of ranges) {
+      for (const status of [undefined, 'success', 'error,processing']) {
+        const query: Record<string, string> = {};
+        const where = ['true'];
+        const params: unknown[] = [];
+        if (start) {
+          where.push(`timestamp >= $${params.push(start)}`);
+          query.start_time = start.toISOString();
+        }
+        if (end) {
+          where.push(`timestamp <= $${params.push(end)}`);
+          query.end_time = end.toISOString();
+        }
+        if (status) {
+          where.push(`status = ANY($${params.push(status.split(','))}::varchar[])`);
+          query.status = status;
+        }
+        const res = await admin.get('/api/mcp-logs/stats', { query });
+        expect(res.status, res.text).toBe(200);
+        const [row] = await db.query<Array<Record<string, string | number | null>>>(
+          `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'success') AS success, ` +
+            `count(*) FILTER (WHERE status = 'error') AS error, avg(latency) AS latency, sum(cost) AS cost ` +
+            `FROM mcp_tool_logs WHERE ${where.join(' AND ')}`,
+          params,
+        );
+        const finished = Number(row!.success) + Number(row!.error);
+        const label = JSON.stringify(query);
+        expect(res.body.total_executions, label).toBe(Number(row!.total));
+        expect(res.body.success_rate, label).toBeCloseTo(finished ? (Number(row!.success) / finished) * 100 : 0, 9);
+        expect(res.body.average_latency, label).toBeCloseTo(Number(row!.latency ?? 0), 9);
+        expect(res.body.total_cost, label).toBeCloseTo(Number(row!.cost ?? 0), 12);
+      }
+    }
+    const all = await admin.get('/api/mcp-logs/stats');
+    expect(all.body.total_executions).toBe(400);
+    expect(all.body.average_latency).toBeGreaterThan(0);
+    expect(all.body.total_cost).toBeGreaterThan(0);
   });
 
   it('histograms over 7 and 30 days (whole-hour buckets) equal bucketing the rows', async () => {
@@ -205,6 +271,22 @@ describe(`MCP tool log counts from the hourly rollup (${RUN_MODE})`, () => {
     });
     expect(deep.body.pagination.total_count).toBe(1_050);
     expect(deep.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBe('true');
+    // The page is the 41st to 50th match in its order (g = 1 is the newest), whole rows, however they were found.
+    const bulkIds = (text: string, from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => `bulk-${text}-${from + i}`);
+    expect(deep.body.logs.map((l: { id: string }) => l.id)).toEqual(bulkIds('haystack needle-many', 41, 50));
+    expect(deep.body.logs[0]).toMatchObject({ tool_name: 'bulk-tool', arguments: { text: 'haystack needle-many' } });
+    const oldest = await admin.get('/api/mcp-logs', {
+      query: { content_search: 'needle-many', limit: '3', order: 'asc' },
+    });
+    expect(oldest.body.logs.map((l: { id: string }) => l.id)).toEqual(
+      bulkIds('haystack needle-many', 1058, 1060).reverse(),
+    );
+    expect(oldest.body.pagination.total_count).toBe(1_003);
+    expect(oldest.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBe('true');
+    const past = await admin.get('/api/mcp-logs', { query: { content_search: 'needle-few', offset: '40' } });
+    expect(past.body.logs).toEqual([]);
+    expect(past.body.pagination.total_count).toBe(30);
     const all = await admin.get('/api/mcp-logs', { query: { content_search: 'needle-many', limit: '100' } });
     expect(all.body.pagination.total_count).toBe(1_060);
     expect(all.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBeNull();

@@ -90,6 +90,16 @@ function rollupAnswers(f: McpLogFilters): boolean {
 /** How many matches of a `content_search` past the page's end are counted (docs/mcp.md, "Tool log queries at scale"). */
 export const SEARCH_COUNT_MARGIN = 1000;
 
+/** What stats add up, from the log rows and from the rollup: the same measures under the same names. */
+const STATS_OF_ROWS =
+  `count(*) AS total, count(*) FILTER (WHERE status = 'success') AS success, ` +
+  `count(*) FILTER (WHERE status = 'error') AS error, sum(latency) AS latency, count(latency) AS timed, ` +
+  `sum(cost) AS cost`;
+const STATS_OF_HOURS =
+  `sum(calls) AS total, sum(calls) FILTER (WHERE status = 'success') AS success, ` +
+  `sum(calls) FILTER (WHERE status = 'error') AS error, sum(latency_sum) AS latency, sum(latency_calls) AS timed, ` +
+  `sum(cost_sum) AS cost`;
+
 /** Calls per status, from the log rows (`count(*)`) or the rollup (`sum(calls)`). */
 function measuresOf(calls: string): string {
   const by = (status: string) => `${calls} FILTER (WHERE status = '${status}') AS ${status}`;
@@ -116,37 +126,59 @@ export class McpToolLogQuery {
     page: { limit: number; offset: number; sort_by: McpLogSortField; order: 'asc' | 'desc' },
   ): Promise<{ rows: McpToolLogEntity[]; total: number; capped: boolean }> {
     await this.store.flush();
-    const where = whereOf(filters);
     const direction = page.order === 'asc' ? 'ASC' : 'DESC';
     // Unknown latency (processing) and cost sort last both ways (each direction has its index).
     const nulls = page.sort_by === 'timestamp' ? '' : ' NULLS LAST';
+    const order = `${page.sort_by} ${direction}${nulls}, id ${direction}`;
+    if (filters.content_search) return this.searchPage(filters, page, order);
+    const where = whereOf(filters);
     const limit = where.param(page.limit);
     const offset = where.param(page.offset);
     const [rows, total] = await Promise.all([
       this.db.query<McpToolLogEntity[]>(
-        `SELECT ${LIST_COLUMNS} FROM mcp_tool_logs ${where.sql} ` +
-          `ORDER BY ${page.sort_by} ${direction}${nulls}, id ${direction} LIMIT ${limit} OFFSET ${offset}`,
+        `SELECT ${LIST_COLUMNS} FROM mcp_tool_logs ${where.sql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
         where.params,
       ),
-      filters.content_search
-        ? this.countUpTo(whereOf(filters), page.offset + page.limit + SEARCH_COUNT_MARGIN)
-        : this.count(filters).then((total) => ({ total, capped: false })),
+      this.count(filters),
     ]);
-    return { rows: rows.map(normalizeRow), ...total };
+    return { rows: rows.map(normalizeRow), total, capped: false };
   }
 
   /**
-   * Matches counted up to `cap`: a substring common to a quarter of a million rows takes seconds to count exactly
-   * (every candidate row is read again) but milliseconds to count to a bound, newest first.
+   * A `content_search` page and its count from one scan: the first `offset + limit + SEARCH_COUNT_MARGIN + 1` matches
+   * in the page's order (ids and sort keys only), then the page's rows by id. The trigram index's bitmap for a term
+   * whose trigrams are common takes tens of ms to build, and a page query and a count query each built it. A term
+   * matching a large share of the rows is read in order through the sort's index instead, stopping at the bound: a
+   * substring common to a quarter of a million rows takes seconds to count exactly but milliseconds to count to it.
    */
-  private async countUpTo(where: SqlWhere, cap: number): Promise<{ total: number; capped: boolean }> {
+  private async searchPage(
+    filters: McpLogFilters,
+    page: { limit: number; offset: number; sort_by: McpLogSortField },
+    order: string,
+  ): Promise<{ rows: McpToolLogEntity[]; total: number; capped: boolean }> {
+    const cap = page.offset + page.limit + SEARCH_COUNT_MARGIN;
+    const where = whereOf(filters);
     const bound = where.param(cap + 1);
-    const rows = await this.db.query<Array<{ n: unknown }>>(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM mcp_tool_logs ${where.sql} LIMIT ${bound}) AS matches`,
+    const limit = where.param(page.limit);
+    const offset = where.param(page.offset);
+    const found = await this.db.query<Array<{ n: unknown; ids: string[] | null }>>(
+      `WITH matches AS MATERIALIZED (SELECT id, ${page.sort_by} FROM mcp_tool_logs ${where.sql} ` +
+        `ORDER BY ${order} LIMIT ${bound}) ` +
+        `SELECT (SELECT count(*) FROM matches) AS n, ` +
+        `ARRAY(SELECT id FROM matches ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) AS ids`,
       where.params,
     );
-    const n = num(rows[0]?.n);
-    return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
+    const n = num(found[0]?.n);
+    const ids = found[0]?.ids ?? [];
+    const rows = ids.length
+      ? await this.db.query<McpToolLogEntity[]>(
+          `SELECT ${LIST_COLUMNS} FROM mcp_tool_logs WHERE id = ANY($1::varchar[])`,
+          [ids],
+        )
+      : [];
+    const position = new Map(ids.map((id, i) => [id, i]));
+    rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+    return { rows: rows.map(normalizeRow), total: Math.min(n, cap), capped: n > cap };
   }
 
   /**
@@ -154,24 +186,29 @@ export class McpToolLogQuery {
    * the whole hours and from the rows for the edges (a million rows: a few hundred rollup rows instead of a scan).
    */
   private async count(filters: McpLogFilters): Promise<number> {
-    const hours = rollupAnswers(filters) ? wholeHours(filters.start_time, filters.end_time) : undefined;
-    if (!hours) return this.countRows(whereOf(filters));
-    const rollup = rollupWhere(filters.status, hours);
-    const counts = [
-      this.db
-        .query<Array<{ n: unknown }>>(`SELECT sum(calls) AS n FROM mcp_tool_log_hourly ${rollup.sql}`, rollup.params)
-        .then((r) => num(r[0]?.n)),
-    ];
-    for (const edge of edgeWheres(filters, hours, whereOf)) counts.push(this.countRows(edge));
-    return (await Promise.all(counts)).reduce((a, b) => a + b, 0);
+    return (await this.totals(filters, 'count(*) AS calls', 'sum(calls) AS calls')).calls ?? 0;
   }
 
-  private async countRows(where: SqlWhere): Promise<number> {
-    const rows = await this.db.query<Array<{ n: unknown }>>(
-      `SELECT count(*) AS n FROM mcp_tool_logs ${where.sql}`,
-      where.params,
+  /**
+   * Measures over the filters, each summed over its parts: the rollup's whole hours and the rows of the range's edges
+   * when the rollup answers the filters, else the rows alone. `ofRows` and `ofHours` name the same measures.
+   */
+  private async totals(filters: McpLogFilters, ofRows: string, ofHours: string): Promise<Record<string, number>> {
+    const hours = rollupAnswers(filters) ? wholeHours(filters.start_time, filters.end_time) : undefined;
+    const parts = hours
+      ? [
+          [`mcp_tool_log_hourly`, ofHours, rollupWhere(filters.status, hours)] as const,
+          ...edgeWheres(filters, hours, whereOf).map((w) => [`mcp_tool_logs`, ofRows, w] as const),
+        ]
+      : [[`mcp_tool_logs`, ofRows, whereOf(filters)] as const];
+    const rows = await Promise.all(
+      parts.map(([table, measures, where]) =>
+        this.db.query<Array<Record<string, unknown>>>(`SELECT ${measures} FROM ${table} ${where.sql}`, where.params),
+      ),
     );
-    return num(rows[0]?.n);
+    const sums: Record<string, number> = {};
+    for (const row of rows) for (const [k, v] of Object.entries(row[0] ?? {})) sums[k] = (sums[k] ?? 0) + num(v);
+    return sums;
   }
 
   async hasLogs(): Promise<boolean> {
@@ -186,20 +223,13 @@ export class McpToolLogQuery {
    */
   async stats(filters: McpLogFilters): Promise<McpLogStats> {
     await this.store.flush();
-    const where = whereOf(filters);
-    const rows = await this.db.query<Array<Record<string, unknown>>>(
-      `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'success') AS success, ` +
-        `count(*) FILTER (WHERE status = 'error') AS error, avg(latency) AS latency, sum(cost) AS cost ` +
-        `FROM mcp_tool_logs ${where.sql}`,
-      where.params,
-    );
-    const r = rows[0] ?? {};
-    const finished = num(r.success) + num(r.error);
+    const t = await this.totals(filters, STATS_OF_ROWS, STATS_OF_HOURS);
+    const finished = (t.success ?? 0) + (t.error ?? 0);
     return {
-      total_executions: num(r.total),
-      success_rate: finished ? (num(r.success) / finished) * 100 : 0,
-      average_latency: num(r.latency),
-      total_cost: num(r.cost),
+      total_executions: t.total ?? 0,
+      success_rate: finished ? ((t.success ?? 0) / finished) * 100 : 0,
+      average_latency: t.timed ? (t.latency ?? 0) / t.timed : 0,
+      total_cost: t.cost ?? 0,
     };
   }
 
