@@ -216,6 +216,29 @@ describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL || !existsSync(MAIN_JS))('
         `${back - upAt} ms after Redis restarted`,
     );
   });
+
+  it('exits 0 at once on SIGTERM while Redis is down, one warning per client instead of stderr noise', async () => {
+    await redis.stop();
+    try {
+      // Each replica notices the outage (its health says so) before the signal: SIGTERM meets reconnecting clients.
+      await eventually(
+        async () => (await open.http.get('/health')).status === 503,
+        10_000,
+        'the replica sees Redis down',
+      );
+      const signalledAt = Date.now();
+      open.gw.child.kill('SIGTERM');
+      const exit = await open.gw.exit;
+      const ms = Date.now() - signalledAt;
+      // Before: BullMQ's QUIT and the subscribers' waited in their offline queues until the 25 s drain timeout, exit 1.
+      expect(exit, open.gw.stderr()).toEqual({ code: 0, signal: null });
+      expect(ms).toBeLessThan(10_000);
+      expect(open.gw.stdout.join('\n')).toContain('shutdown complete');
+      expect(open.gw.stderr()).not.toContain('[ioredis] Unhandled error event');
+    } finally {
+      await redis.start();
+    }
+  });
 });
 
 function summary(answers: Answer[]): string {

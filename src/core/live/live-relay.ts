@@ -1,3 +1,4 @@
+import { closeRedis } from '../redis/close-redis.js';
 import { randomUUID } from 'node:crypto';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
@@ -120,7 +121,7 @@ export class RedisLiveRelay extends LiveRelay implements OnApplicationShutdown {
     this.unsubscribeBus();
     const subscriber = this.subscriber;
     this.subscriber = null;
-    if (subscriber && subscriber.status !== 'end') await subscriber.quit().catch(() => subscriber.disconnect());
+    await closeRedis(subscriber);
   }
 
   private async subscribe(): Promise<void> {

@@ -176,9 +176,32 @@ export class BullMqQueueDriver implements QueueDriver {
   }
 
   async drain(): Promise<void> {
-    // close() without force waits for the active jobs of each worker, then releases its connections.
-    await Promise.all(this.processors.map((processor) => processor.worker.close()));
-    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    // close() without force waits for the active jobs of each worker, then releases its connections (QUIT). With Redis
+    // gone neither can happen: a job cannot be marked done and QUIT waits for a server that may not return. Then
+    // workers close at once (their jobs' locks lapse and another worker takes them, as after a crash) and the
+    // connections are dropped.
+    const connected = await this.redisConnected();
+    await Promise.all(this.processors.map((processor) => processor.worker.close(!connected)));
+    await Promise.all(
+      [...this.queues.values()].map(async (queue) => {
+        // Forced: a plain disconnect of a reconnecting ioredis client never emits the 'end' it would wait for.
+        if (!connected) await queue.backend.close(true).catch(() => undefined);
+        await queue.close();
+      }),
+    );
+  }
+
+  /** Whether the queues' connection to Redis is up right now. */
+  private async redisConnected(): Promise<boolean> {
+    const queue = this.queues.values().next().value;
+    if (!queue) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), 500);
+    });
+    const client = await Promise.race([queue.backend.client, late]).catch(() => undefined);
+    clearTimeout(timer);
+    return client?.status === 'ready';
   }
 
   private queue(name: QueueName): Queue {

@@ -1,3 +1,4 @@
+import { closeRedis } from './close-redis.js';
 import { randomUUID } from 'node:crypto';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
@@ -80,7 +81,7 @@ export class RedisInvalidationBus extends InvalidationBus implements OnApplicati
     this.clearSubscriptions();
     const subscriber = this.subscriber;
     this.subscriber = null;
-    if (subscriber && subscriber.status !== 'end') await subscriber.quit().catch(() => subscriber.disconnect());
+    await closeRedis(subscriber);
   }
 
   private receive(raw: string): void {

@@ -1,6 +1,9 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { GatewayConfig } from '../config/gateway-config.js';
+import { LOGGER } from '../logging/logging.module.js';
+import { closeRedis } from './close-redis.js';
 
 /** Injection token of the shared Redis client, or `null` in the embedded mode. */
 export const REDIS = Symbol('REDIS');
@@ -8,7 +11,7 @@ export const REDIS = Symbol('REDIS');
 class RedisLifecycle implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis | null) {}
   async onApplicationShutdown(): Promise<void> {
-    if (this.redis && this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis?.disconnect());
+    await closeRedis(this.redis);
   }
 }
 
@@ -22,10 +25,20 @@ export class RedisModule {
       providers: [
         {
           provide: REDIS,
-          inject: [GatewayConfig],
-          useFactory: async (config: GatewayConfig) => {
+          inject: [GatewayConfig, LOGGER],
+          useFactory: async (config: GatewayConfig, logger: Logger) => {
             if (!config.redis_url) return null;
             const redis = new Redis(config.redis_url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+            // Without a listener ioredis prints every failed reconnect to stderr; one warning per outage instead.
+            let down = false;
+            redis.on('error', (err: Error) => {
+              if (down) return;
+              down = true;
+              logger.warn({ context: 'redis', err: err.message }, 'redis connection lost: reconnecting');
+            });
+            redis.on('ready', () => {
+              down = false;
+            });
             await redis.connect();
             return redis;
           },
