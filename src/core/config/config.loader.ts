@@ -48,6 +48,7 @@ export const ENV_OVERRIDES: ReadonlyArray<{ env: string; key: string; coerce: Co
   { env: 'GATEWAY_APP_DIR', key: 'app_dir', coerce: 'string' },
   { env: 'GATEWAY_ROLE', key: 'role', coerce: 'string' },
   { env: 'DATABASE_URL', key: 'database_url', coerce: 'string' },
+  { env: 'GATEWAY_DATABASE_PARALLEL_QUERY', key: 'database_parallel_query', coerce: 'bool' },
   { env: 'REDIS_URL', key: 'redis_url', coerce: 'string' },
   { env: 'GATEWAY_REDIS_PREFIX', key: 'redis_prefix', coerce: 'string' },
   { env: 'VAULT_ADDR', key: 'vault_addr', coerce: 'string' },

@@ -537,6 +537,14 @@ export class GatewayConfig {
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   redis_url?: string;
 
+  /**
+   * Parallel query in the gateway's Postgres sessions. Off by default: its queries are index scans and rollup reads
+   * of a few ms, and a parallel worker is a process started per query (tens of ms on small hosts, more than the query)
+   * that competes for the cores the gateway needs when both share a machine (docs/logs.md, "Performance").
+   */
+  @IsBoolean()
+  database_parallel_query = false;
+
   /** Prefix for every Redis key the gateway writes (queues, counters, circuits). */
   @IsString()
   redis_prefix = 'gw';

@@ -85,6 +85,8 @@ export async function createDataSource(
       poolSize: 10,
       applicationName,
       connectTimeoutMS: DATABASE_CONNECT_TIMEOUT_MS,
+      // Startup options of every session: no parallel workers unless configured (gateway-config.ts says why).
+      ...(config.database_parallel_query ? {} : { extra: { options: '-c max_parallel_workers_per_gather=0' } }),
     });
   }
   // `null` asks for an in-memory database (tests); otherwise the app dir keeps the files.

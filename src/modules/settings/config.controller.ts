@@ -68,6 +68,7 @@ export class ConfigController {
       role: c.role,
       edition: c.edition,
       database: c.database_url ? 'postgres' : 'pglite',
+      database_parallel_query: c.database_parallel_query,
       redis: Boolean(c.redis_url),
       redis_prefix: c.redis_prefix,
       encryption_key_source: this.secrets.keySource,

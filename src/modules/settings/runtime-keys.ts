@@ -46,6 +46,7 @@ const PROCESS_KEYS: ReadonlySet<string> = new Set([
   'role',
   'edition',
   'database_url',
+  'database_parallel_query',
   'redis_url',
   'redis_prefix',
   'encryption_key',

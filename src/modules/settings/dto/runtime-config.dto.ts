@@ -127,6 +127,11 @@ export class ProcessSettingsDto {
   @ApiProperty({ enum: EDITIONS, readOnly: true }) edition: string;
   @ApiProperty({ enum: ['postgres', 'pglite'], readOnly: true, description: 'The database kind (never its URL).' })
   database: string;
+  @ApiProperty({
+    readOnly: true,
+    description: 'Whether Postgres sessions may use parallel workers (`database_parallel_query`; off by default).',
+  })
+  database_parallel_query: boolean;
   @ApiProperty({ readOnly: true, description: 'Whether Redis is used (scale-out).' }) redis: boolean;
   @ApiProperty({ readOnly: true }) redis_prefix: string;
   @ApiProperty({
