@@ -192,6 +192,34 @@ describe(`MCP tool log counts from the hourly rollup (${RUN_MODE})`, () => {
     expect(all.body.total_cost).toBeGreaterThan(0);
   });
 
+  it("a key's calls to one tool or server are counted from the key's index alone, and rightly", async () => {
+    const [{ id: keyId } = { id: '' }] = await db.query<Array<{ id: string }>>(
+      `INSERT INTO mcp_tool_logs (id, timestamp, tool_name, server_label, virtual_key_id, status, latency, created_at) ` +
+        `SELECT 'vk-drill-' || g, $1::timestamptz - g * interval '1 minute', 'srv-tool' || (g % 3), 'srv', 'vk-drill', ` +
+        `'success', g, now() FROM generate_series(1, 30) AS g RETURNING virtual_key_id AS id`,
+      [at(0)],
+    );
+    const res = await admin.get('/api/mcp-logs', {
+      query: { virtual_key_ids: keyId, tool_names: 'srv-tool1', start_time: at(DAY).toISOString(), limit: '1' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.pagination.total_count).toBe(10);
+    // The plan the count gets when the table is large (here forced: a tiny table is read whole instead).
+    const plan = await db.transaction(async (m) => {
+      await m.query('SET LOCAL enable_seqscan = off');
+      await m.query('SET LOCAL enable_bitmapscan = off');
+      return m.query<Array<Record<string, string>>>(
+        `EXPLAIN SELECT count(*) FROM mcp_tool_logs WHERE virtual_key_id = ANY($1::varchar[]) ` +
+          `AND tool_name = ANY($2::varchar[]) AND server_label = ANY($3::varchar[]) AND timestamp >= $4`,
+        [[keyId], ['srv-tool1'], ['srv'], at(DAY)],
+      );
+    });
+    expect(plan.map((r) => Object.values(r)[0]).join('\n')).toContain(
+      'Index Only Scan using idx_mcp_tool_logs_virtual_key_timestamp',
+    );
+    await db.query(`DELETE FROM mcp_tool_logs WHERE virtual_key_id = 'vk-drill'`);
+  });
+
   it('histograms over 7 and 30 days (whole-hour buckets) equal bucketing the rows', async () => {
     for (const [days, status] of [
       [7, undefined],
