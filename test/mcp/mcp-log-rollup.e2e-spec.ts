@@ -113,7 +113,11 @@ describe(`MCP tool log counts from the hourly rollup (${RUN_MODE})`, () => {
     await expectRollupExact();
   });
 
-  it('list total_count over ranges, cut anywhere, and statuses equals counting the rows', async () => {
+  /**
+   * Time ranges cut anywhere (open sides, whole hours, inside one hour) times status filters: each as the query
+   * parameters and as the WHERE clause that reads the same rows.
+   */
+  function rangeCases(): Array<{ query: Record<string, string>; where: string; params: unknown[] }> {
     const ranges: Array<[Date | undefined, Date | undefined]> = [
       [undefined, undefined],
       [at(DAY), at(0)],
@@ -123,68 +127,56 @@ describe(`MCP tool log counts from the hourly rollup (${RUN_MODE})`, () => {
       [new Date(Math.floor((NOW - 10 * DAY) / HOUR) * HOUR), new Date(Math.floor((NOW - 2 * DAY) / HOUR) * HOUR)],
       [at(2 * HOUR + 5), at(2 * HOUR)], // inside one hour: no whole hour
     ];
-    for (const [start, end] of ranges) {
-      for (const status of [undefined, 'success', 'error,processing']) {
-        const query: Record<string, string> = { limit: '1' };
-        if (start) query.start_time = start.toISOString();
-        if (end) query.end_time = end.toISOString();
-        if (status) query.status = status;
-        const res = await admin.get('/api/mcp-logs', { query });
-        expect(res.status, res.text).toBe(200);
+    return ranges.flatMap(([start, end]) =>
+      [undefined, 'success', 'error,processing'].map((status) => {
+        const query: Record<string, string> = {};
         const where = ['true'];
         const params: unknown[] = [];
-        if (start) where.push(`timestamp >= $${params.push(start)}`);
-        if (end) where.push(`timestamp <= $${params.push(end)}`);
-        if (status) where.push(`status = ANY($${params.push(status.split(','))}::varchar[])`);
-        const label = JSON.stringify(query);
-        expect(res.body.pagination.total_count, label).toBe(await exact(where.join(' AND '), params));
-        expect(res.headers.get(TOTAL_COUNT_CAPPED_HEADER), label).toBeNull();
-      }
+        if (start) {
+          query.start_time = start.toISOString();
+          where.push(`timestamp >= $${params.push(start)}`);
+        }
+        if (end) {
+          query.end_time = end.toISOString();
+          where.push(`timestamp <= $${params.push(end)}`);
+        }
+        if (status) {
+          query.status = status;
+          where.push(`status = ANY($${params.push(status.split(','))}::varchar[])`);
+        }
+        return { query, where: where.join(' AND '), params };
+      }),
+    );
+  }
+
+  it('list total_count over ranges, cut anywhere, and statuses equals counting the rows', async () => {
+    for (const { query, where, params } of rangeCases()) {
+      const res = await admin.get('/api/mcp-logs', { query: { ...query, limit: '1' } });
+      expect(res.status, res.text).toBe(200);
+      const label = JSON.stringify(query);
+      expect(res.body.pagination.total_count, label).toBe(await exact(where, params));
+      expect(res.headers.get(TOTAL_COUNT_CAPPED_HEADER), label).toBeNull();
     }
     const all = await exact('true', []);
     expect(all).toBe(400);
   });
 
   it('stats over ranges, cut anywhere, and statuses equal computing them from the rows', async () => {
-    const ranges: Array<[Date | undefined, Date | undefined]> = [
-      [undefined, undefined],
-      [at(DAY), at(0)],
-      [at(7 * DAY + 1234), at(3 * HOUR + 99)],
-      [at(30 * DAY), undefined],
-      [at(2 * HOUR + 5), at(2 * HOUR)],
-    ];
-    for (const [start, end] of ranges) {
-      for (const status of [undefined, 'success', 'error,processing']) {
-        const query: Record<string, string> = {};
-        const where = ['true'];
-        const params: unknown[] = [];
-        if (start) {
-          where.push(`timestamp >= $${params.push(start)}`);
-          query.start_time = start.toISOString();
-        }
-        if (end) {
-          where.push(`timestamp <= $${params.push(end)}`);
-          query.end_time = end.toISOString();
-        }
-        if (status) {
-          where.push(`status = ANY($${params.push(status.split(','))}::varchar[])`);
-          query.status = status;
-        }
-        const res = await admin.get('/api/mcp-logs/stats', { query });
-        expect(res.status, res.text).toBe(200);
-        const [row] = await db.query<Array<Record<string, string | number | null>>>(
-          `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'success') AS success, ` +
-            `count(*) FILTER (WHERE status = 'error') AS error, avg(latency) AS latency, sum(cost) AS cost ` +
-            `FROM mcp_tool_logs WHERE ${where.join(' AND ')}`,
-          params,
-        );
-        const finished = Number(row!.success) + Number(row!.error);
-        const label = JSON.stringify(query);
-        expect(res.body.total_executions, label).toBe(Number(row!.total));
-        expect(res.body.success_rate, label).toBeCloseTo(finished ? (Number(row!.success) / finished) * 100 : 0, 9);
-        expect(res.body.average_latency, label).toBeCloseTo(Number(row!.latency ?? 0), 9);
-        expect(res.body.total_cost, label).toBeCloseTo(Number(row!.cost ?? 0), 12);
-      }
+    for (const { query, where, params } of rangeCases()) {
+      const res = await admin.get('/api/mcp-logs/stats', { query });
+      expect(res.status, res.text).toBe(200);
+      const [row] = await db.query<Array<Record<string, string | number | null>>>(
+        `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'success') AS success, ` +
+          `count(*) FILTER (WHERE status = 'error') AS error, avg(latency) AS latency, sum(cost) AS cost ` +
+          `FROM mcp_tool_logs WHERE ${where}`,
+        params,
+      );
+      const finished = Number(row!.success) + Number(row!.error);
+      const label = JSON.stringify(query);
+      expect(res.body.total_executions, label).toBe(Number(row!.total));
+      expect(res.body.success_rate, label).toBeCloseTo(finished ? (Number(row!.success) / finished) * 100 : 0, 9);
+      expect(res.body.average_latency, label).toBeCloseTo(Number(row!.latency ?? 0), 9);
+      expect(res.body.total_cost, label).toBeCloseTo(Number(row!.cost ?? 0), 12);
     }
     const all = await admin.get('/api/mcp-logs/stats');
     expect(all.body.total_executions).toBe(400);
