@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUP_HEADER, SETUP_TOKEN } from '../auth/auth-helpers.js';
 import type { HttpClient } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { rangeCases } from '../helpers/log-ranges.js';
 import { RUN_MODE } from '../helpers/test-env.js';
 
 const HOUR = 3600_000;
@@ -102,36 +103,17 @@ describe(`request log stats from the hourly rollup (${RUN_MODE})`, () => {
   });
 
   it('list total_count and stats, and /stats, over ranges cut anywhere and statuses equal the rows', async () => {
-    const ranges: Array<[Date | undefined, Date | undefined]> = [
-      [undefined, undefined],
-      [at(DAY), at(0)],
-      [at(7 * DAY + 1234), at(3 * HOUR + 99)],
-      [at(30 * DAY), undefined],
-      [undefined, at(5 * DAY + 1)],
-      [at(2 * HOUR + 5), at(2 * HOUR)],
-    ];
-    for (const [start, end] of ranges) {
-      for (const status of [undefined, 'error', 'success,error']) {
-        const query: Record<string, string> = { limit: '1' };
-        if (start) query.start_time = start.toISOString();
-        if (end) query.end_time = end.toISOString();
-        if (status) query.status = status;
-        const where = ['true'];
-        const params: unknown[] = [];
-        if (start) where.push(`timestamp >= $${params.push(start)}`);
-        if (end) where.push(`timestamp <= $${params.push(end)}`);
-        if (status) where.push(`status = ANY($${params.push(status.split(','))}::varchar[])`);
-        const want = await exactStats(where.join(' AND '), params);
-        const label = JSON.stringify(query);
-        const list = await admin.get('/api/logs', { query });
-        expect(list.status, list.text).toBe(200);
-        expect(list.body.pagination.total_count, label).toBe(want.total_requests);
-        expectStats(list.body.stats, want, label);
-        const { limit: _limit, ...filters } = query;
-        const stats = await admin.get('/api/logs/stats', { query: filters });
-        expect(stats.status, stats.text).toBe(200);
-        expectStats(stats.body, want, label);
-      }
+    for (const { query: range, where, params } of rangeCases(NOW, [undefined, 'error', 'success,error'])) {
+      const query = { ...range, limit: '1' };
+      const want = await exactStats(where, params);
+      const label = JSON.stringify(query);
+      const list = await admin.get('/api/logs', { query });
+      expect(list.status, list.text).toBe(200);
+      expect(list.body.pagination.total_count, label).toBe(want.total_requests);
+      expectStats(list.body.stats, want, label);
+      const stats = await admin.get('/api/logs/stats', { query: range });
+      expect(stats.status, stats.text).toBe(200);
+      expectStats(stats.body, want, label);
     }
     // A filter the rollup cannot answer reads the rows, and agrees too.
     const anthropic = await admin.get('/api/logs/stats', { query: { providers: 'anthropic' } });

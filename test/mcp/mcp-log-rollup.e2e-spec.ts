@@ -7,6 +7,7 @@ import { McpToolLogWriter } from '../../src/modules/mcp/mcp-contract.js';
 import { SETUP_HEADER, SETUP_TOKEN } from '../auth/auth-helpers.js';
 import type { HttpClient } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { rangeCases as cutRanges } from '../helpers/log-ranges.js';
 import { RUN_MODE } from '../helpers/test-env.js';
 
 const HOUR = 3600_000;
@@ -113,41 +114,7 @@ describe(`MCP tool log counts from the hourly rollup (${RUN_MODE})`, () => {
     await expectRollupExact();
   });
 
-  /**
-   * Time ranges cut anywhere (open sides, whole hours, inside one hour) times status filters: each as the query
-   * parameters and as the WHERE clause that reads the same rows.
-   */
-  function rangeCases(): Array<{ query: Record<string, string>; where: string; params: unknown[] }> {
-    const ranges: Array<[Date | undefined, Date | undefined]> = [
-      [undefined, undefined],
-      [at(DAY), at(0)],
-      [at(7 * DAY + 1234), at(3 * HOUR + 99)],
-      [at(30 * DAY), undefined],
-      [undefined, at(5 * DAY + 1)],
-      [new Date(Math.floor((NOW - 10 * DAY) / HOUR) * HOUR), new Date(Math.floor((NOW - 2 * DAY) / HOUR) * HOUR)],
-      [at(2 * HOUR + 5), at(2 * HOUR)], // inside one hour: no whole hour
-    ];
-    return ranges.flatMap(([start, end]) =>
-      [undefined, 'success', 'error,processing'].map((status) => {
-        const query: Record<string, string> = {};
-        const where = ['true'];
-        const params: unknown[] = [];
-        if (start) {
-          query.start_time = start.toISOString();
-          where.push(`timestamp >= $${params.push(start)}`);
-        }
-        if (end) {
-          query.end_time = end.toISOString();
-          where.push(`timestamp <= $${params.push(end)}`);
-        }
-        if (status) {
-          query.status = status;
-          where.push(`status = ANY($${params.push(status.split(','))}::varchar[])`);
-        }
-        return { query, where: where.join(' AND '), params };
-      }),
-    );
-  }
+  const rangeCases = () => cutRanges(NOW, [undefined, 'success', 'error,processing']);
 
   it('list total_count over ranges, cut anywhere, and statuses equals counting the rows', async () => {
     for (const { query, where, params } of rangeCases()) {
