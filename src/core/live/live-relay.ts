@@ -1,10 +1,10 @@
-import { closeRedis } from '../redis/close-redis.js';
 import { randomUUID } from 'node:crypto';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { InvalidationBus } from '../redis/invalidation.bus.js';
 import type { LiveEnvelope } from './live-event.js';
+import { closeRedis } from '../redis/close-redis.js';
 
 /**
  * Carries live events between replicas. The embedded mode has one process, so the local relay carries nothing and

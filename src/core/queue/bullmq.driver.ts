@@ -2,6 +2,7 @@ import { Inject, Injectable, type Type } from '@nestjs/common';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { Job, JobsOptions, Queue, WorkerOptions } from 'bullmq';
 import type { Logger } from 'pino';
+import { withTimeout } from '../clock/with-timeout.js';
 import {
   DEFAULT_KEEP_COMPLETED_MS,
   JOB_SETTINGS,
@@ -195,12 +196,7 @@ export class BullMqQueueDriver implements QueueDriver {
   private async redisConnected(): Promise<boolean> {
     const queue = this.queues.values().next().value;
     if (!queue) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), 500);
-    });
-    const client = await Promise.race([queue.backend.client, late]).catch(() => undefined);
-    clearTimeout(timer);
+    const client = await withTimeout(queue.backend.client, 500, 'redis client').catch(() => undefined);
     return client?.status === 'ready';
   }
 

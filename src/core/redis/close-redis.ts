@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { withTimeout } from '../clock/with-timeout.js';
 
 /** How long a connected client's QUIT may take before the connection is simply dropped. */
 const QUIT_TIMEOUT_MS = 1_000;
@@ -14,12 +15,7 @@ export async function closeRedis(client: Redis | null | undefined): Promise<void
     client.disconnect();
     return;
   }
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, QUIT_TIMEOUT_MS);
-  });
-  await Promise.race([client.quit().then(() => undefined), late]).catch(() => undefined);
-  clearTimeout(timer);
+  await withTimeout(client.quit(), QUIT_TIMEOUT_MS, 'QUIT').catch(() => undefined);
   // A QUIT still unanswered: the connection goes anyway (status is 'end' when QUIT completed).
   if ((client.status as string) !== 'end') client.disconnect();
 }

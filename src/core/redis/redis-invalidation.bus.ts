@@ -1,9 +1,9 @@
-import { closeRedis } from './close-redis.js';
 import { randomUUID } from 'node:crypto';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { InvalidationBus } from './invalidation.bus.js';
+import { closeRedis } from './close-redis.js';
 
 /** What travels on the channel: the topic, the message, and who sent it (so the sender skips its own). */
 interface Envelope {
