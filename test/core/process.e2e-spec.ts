@@ -102,7 +102,8 @@ describe.skipIf(!existsSync(MAIN_JS))('the gateway process (npm start)', () => {
     expect((await stop(gw)).code).toBe(0);
   }, 60_000);
 
-  describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
+  // Each test starts a fresh embedded gateway (about 11 s quiet, over twice that under CI's load).
+  describe('embedded default (no DATABASE_URL, no REDIS_URL)', { timeout: 90_000 }, () => {
     let cwd: string;
     beforeAll(() => {
       cwd = mkdtempSync(join(tmpdir(), 'gw-proc-'));

@@ -8,7 +8,9 @@ const SETUP_TOKEN = 'shutdown-setup-token-123456';
 const running: GatewayProcess[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(!existsSync(MAIN_JS))(`shutdown of the gateway process (${RUN_MODE})`, () => {
+// Each test starts a gateway process: on the embedded default a fresh PGlite database (about 11 s on a quiet 2-core
+// machine, over twice that with CI's suites alongside), so the default 30 s leaves no room.
+describe.skipIf(!existsSync(MAIN_JS))(`shutdown of the gateway process (${RUN_MODE})`, { timeout: 90_000 }, () => {
   let env: Record<string, string>;
   let cleanUp: () => Promise<void>;
   beforeAll(async () => {
