@@ -8,7 +8,9 @@ export default defineConfig({
     include: ['test/**/*.e2e-spec.ts', 'test/**/*.spec.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['reflect-metadata'],
-    testTimeout: 30_000,
+    // Many suites start the built gateway as a process; on the embedded default each start creates a PGlite database
+    // (about 11 s on a quiet 2-core machine, 25-30 s with the other worker's suites alongside).
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Each worker imports the gateway (Nest, TypeORM, the SDKs) once for all its files instead of once per file: about
