@@ -3,6 +3,7 @@ import { McpToolLogHourly1795700000014 } from './1795700000014-McpToolLogHourly.
 import { RequestLogHourly1795700000015 } from './1795700000015-RequestLogHourly.js';
 import { McpToolLogHourlyMeasures1795700000016 } from './1795700000016-McpToolLogHourlyMeasures.js';
 import { McpToolLogKeyIndexCovers1795700000017 } from './1795700000017-McpToolLogKeyIndexCovers.js';
+import { McpToolLogSearchText1795700000018 } from './1795700000018-McpToolLogSearchText.js';
 // Every migration, in order. New files are added here by `npm run migration:generate`.
 import { RuntimeSettings1795700000011 } from './1795700000011-RuntimeSettings.js';
 import { AsyncJobs1795700000008 } from './1795700000008-AsyncJobs.js';
@@ -60,4 +61,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   RequestLogHourly1795700000015,
   McpToolLogHourlyMeasures1795700000016,
   McpToolLogKeyIndexCovers1795700000017,
+  McpToolLogSearchText1795700000018,
 ];

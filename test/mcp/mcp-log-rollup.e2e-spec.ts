@@ -285,4 +285,51 @@ describe(`MCP tool log counts from the hourly rollup (${RUN_MODE})`, () => {
     const stats = await admin.get('/api/mcp-logs/stats', { query: { content_search: 'haystack' } });
     expect(stats.body.total_executions).toBe(1_090);
   });
+
+  it('a search reads search_text: the lowercased arguments and result, kept by Postgres through a later end', async () => {
+    const id = randomUUID();
+    writer.started({
+      id,
+      timestamp: at(5_000),
+      tool_name: 'case-tool',
+      server_label: 'case',
+      arguments: { query: 'Quarterly REVENUE Report' },
+    });
+    await store.flush();
+    // The end in a later flush: an upsert whose result the stored text must then hold too.
+    writer.finished(id, {
+      status: 'success',
+      latency: 7,
+      result: { content: [{ type: 'text', text: 'Found 3 ROWS' }] },
+    });
+    await store.flush();
+    const [row] = await db.query<Array<{ search_text: string; rendered: string }>>(
+      `SELECT search_text, lower(COALESCE(arguments::text, '') || ' ' || COALESCE(result::text, '')) AS rendered ` +
+        `FROM mcp_tool_logs WHERE id = $1`,
+      [id],
+    );
+    expect(row!.search_text).toBe(row!.rendered);
+    expect(row!.search_text).toContain('quarterly revenue report');
+    expect(row!.search_text).toContain('found 3 rows');
+    for (const term of ['revenue REPORT', 'found 3 rows', 'FOUND 3']) {
+      const res = await admin.get('/api/mcp-logs', { query: { content_search: term } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.logs.map((l: { id: string }) => l.id)).toEqual([id]);
+      expect(res.body.logs[0]).not.toHaveProperty('search_text');
+    }
+    // Where pg_trgm exists, the search's candidates come from the trigram index on the stored column.
+    const trigrams = await db.query(`SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`);
+    if (RUN_MODE === 'postgres') expect(trigrams).toHaveLength(1);
+    if (!trigrams.length) return;
+    const plan = await db.transaction(async (m) => {
+      await m.query('SET LOCAL enable_seqscan = off');
+      return m.query<Array<Record<string, string>>>(
+        `EXPLAIN SELECT id FROM mcp_tool_logs WHERE search_text LIKE lower($1) ESCAPE '\\'`,
+        ['%Revenue%'],
+      );
+    });
+    expect(plan.map((r) => Object.values(r)[0]).join('\n')).toContain(
+      'Bitmap Index Scan on idx_mcp_tool_logs_search_trgm',
+    );
+  });
 });

@@ -62,10 +62,12 @@ function layoutOf(db: DataSource, target: EntityTarget<ObjectLiteral>): EntityLa
   const metadata = db.getMetadata(target);
   let layout = layouts.get(metadata);
   if (!layout) {
+    // A column the database computes (generated) takes no value.
+    const written = metadata.columns.filter((c) => c.isInsert && !c.generatedType);
     layout = {
       table: metadata.schema ? `${quote(metadata.schema)}.${quote(metadata.tableName)}` : quote(metadata.tableName),
-      names: metadata.columns.map((c) => quote(c.databaseName)).join(','),
-      columns: metadata.columns.map((c) => {
+      names: written.map((c) => quote(c.databaseName)).join(','),
+      columns: written.map((c) => {
         const type = typeof c.type === 'string' ? c.type : '';
         const length = Number.parseInt(c.length, 10);
         return {
@@ -92,7 +94,7 @@ function columnValue(column: EntityLayout['columns'][number], value: unknown): u
  * One multi-row INSERT of `rows`. Entity rows travel as one JSON array parameter that the database expands into rows
  * (`json_populate_recordset` over the table's own row type): one parameter instead of one per column and row, which
  * costs the gateway a JSON.stringify instead of binding thousands of parameters (about half the CPU of a batch on
- * PGlite, where the database runs in the gateway's process). Every column is written (undefined as NULL), JSON
+ * PGlite, where the database runs in the gateway's process). Every column but a generated one is written (undefined as NULL), JSON
  * columns take the nested value, dates their ISO text. Any input is stored: text is fitted to its column (NUL
  * removed, over-long values cut with a marker) and NUL escapes are removed from the JSON, which text and jsonb
  * refuse, so no row is lost to a value the database would refuse.
