@@ -14,6 +14,7 @@ import {
   sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
 import { edgeWheres, rollupWhere, sumByBucket, wholeHours } from '../../../core/persistence/hourly-rollup.js';
+import { TrigramSample } from '../../../core/persistence/trigram-sample.js';
 import type { McpLogSortField } from './dto/mcp-logs-query.dto.js';
 import type { McpLogStatus, McpToolLogEntity } from './entities/mcp-tool-log.entity.js';
 import { McpToolLogStore } from './mcp-tool-log.store.js';
@@ -58,14 +59,22 @@ const LIST_FILTERS: Array<[keyof McpLogFilters, string]> = [
 const DEFAULT_HISTOGRAM_RANGE_MS = 24 * 3600 * 1000;
 const MAX_FILTER_VALUES = 1000;
 
-function whereOf(f: McpLogFilters): SqlWhere {
+/**
+ * The filters as SQL. `content_search` reads `search_text` (stored lowercased: `lower(text) LIKE lower(pattern)` is
+ * what ILIKE does on a UTF-8 database). With `indexTerm`, a substring of the term whose trigrams are rarer, the
+ * trigram index gets only that, and each candidate is checked for the whole term with `strpos` (which no index
+ * serves, so the planner keeps it out of the index's condition).
+ */
+function whereOf(f: McpLogFilters, indexTerm?: string): SqlWhere {
   const w = new SqlWhere();
   for (const [key, column] of LIST_FILTERS)
     w.inList(column, f[key] as string[] | undefined, PARTIAL_COLUMNS.has(column));
   w.between('timestamp', f.start_time, f.end_time);
   w.between('latency', f.min_latency, f.max_latency);
-  // ILIKE on a UTF-8 database is exactly this; `search_text` is stored lowercased for its trigram index.
-  if (f.content_search) w.add((p) => `search_text LIKE lower(${p}) ESCAPE '\\'`, likePattern(f.content_search));
+  if (f.content_search) {
+    w.add((p) => `search_text LIKE lower(${p}) ESCAPE '\\'`, likePattern(indexTerm ?? f.content_search));
+    if (indexTerm) w.add((p) => `strpos(search_text, lower(${p})) > 0`, f.content_search);
+  }
   return w;
 }
 
@@ -117,10 +126,19 @@ const optionalNum = sqlOptionalNumber;
 /** Reads tool logs with SQL built for the indexes of `mcp_tool_logs`; every read flushes the writer first. */
 @Injectable()
 export class McpToolLogQuery {
+  /** Which trigrams of the logs' search text are common: a search hands the index its term's rare part. */
+  readonly searchSample: TrigramSample;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly store: McpToolLogStore,
-  ) {}
+  ) {
+    this.searchSample = new TrigramSample(db, { table: 'mcp_tool_logs', text: 'search_text' });
+  }
+
+  /** The filters as SQL, a search narrowed for the index when the sample says it pays. */
+  private readonly whereOf = (f: McpLogFilters): SqlWhere =>
+    whereOf(f, f.content_search ? this.searchSample.narrowing(f.content_search) : undefined);
 
   /**
    * A page of rows and the count of the rows the filters match: exact, except with `content_search`, where matches
@@ -136,7 +154,7 @@ export class McpToolLogQuery {
     const nulls = page.sort_by === 'timestamp' ? '' : ' NULLS LAST';
     const order = `${page.sort_by} ${direction}${nulls}, id ${direction}`;
     if (filters.content_search) return this.searchPage(filters, page, order);
-    const where = whereOf(filters);
+    const where = this.whereOf(filters);
     const limit = where.param(page.limit);
     const offset = where.param(page.offset);
     const [rows, total] = await Promise.all([
@@ -162,7 +180,7 @@ export class McpToolLogQuery {
     order: string,
   ): Promise<{ rows: McpToolLogEntity[]; total: number; capped: boolean }> {
     const cap = page.offset + page.limit + SEARCH_COUNT_MARGIN;
-    const where = whereOf(filters);
+    const where = this.whereOf(filters);
     const bound = where.param(cap + 1);
     const limit = where.param(page.limit);
     const offset = where.param(page.offset);
@@ -206,9 +224,9 @@ export class McpToolLogQuery {
     const parts = hours
       ? [
           [`mcp_tool_log_hourly`, ofHours, rollupWhere(filters.status, hours)] as const,
-          ...edgeWheres(filters, hours, whereOf).map((w) => [`mcp_tool_logs`, ofRows, w] as const),
+          ...edgeWheres(filters, hours, this.whereOf).map((w) => [`mcp_tool_logs`, ofRows, w] as const),
         ]
-      : [[`mcp_tool_logs`, ofRows, whereOf(filters)] as const];
+      : [[`mcp_tool_logs`, ofRows, this.whereOf(filters)] as const];
     const rows = await Promise.all(
       parts.map(([table, measures, where]) =>
         this.db.query<Array<Record<string, unknown>>>(`SELECT ${measures} FROM ${table} ${where.sql}`, where.params),
@@ -287,7 +305,7 @@ export class McpToolLogQuery {
             bucketSeconds,
             origin,
           ),
-          ...edgeWheres(ranged, hours, whereOf).map((w) =>
+          ...edgeWheres(ranged, hours, this.whereOf).map((w) =>
             bucketRows(this.db, 'mcp_tool_logs', 'timestamp', measuresOf('count(*)'), w, bucketSeconds, origin),
           ),
         ]
@@ -297,7 +315,7 @@ export class McpToolLogQuery {
             'mcp_tool_logs',
             'timestamp',
             measuresOf('count(*)'),
-            whereOf(ranged),
+            this.whereOf(ranged),
             bucketSeconds,
             origin,
           ),
