@@ -50,6 +50,38 @@ export class SqlWhere {
 const BUCKET_SECONDS = [60, 300, 900, 1800, 3600, 10800, 21600, 43200, 86400, 604800, 2592000];
 const MAX_BUCKETS = 120;
 
+/**
+ * A page of a log table's rows, newest first or by another sort: the page's ids first, then its rows by id, in one
+ * statement. An index scan reads each row's heap tuple before it applies a filter, even one on a column the index
+ * INCLUDEs, so a filtered page read every row it skipped (`max_latency=20` newest first: 38,000 rows for 50, 27 ms
+ * at 1M rows); the ids alone are an index-only scan when the sort's index holds the filters' columns (8 ms), and a
+ * deep offset skips index entries instead of rows. `nulls` is the sort's NULLS clause (each direction has its index).
+ */
+export function pageSql(page: {
+  table: string;
+  columns: string;
+  where: SqlWhere;
+  sort: string;
+  direction: 'ASC' | 'DESC';
+  nulls: string;
+  limit: number;
+  offset: number;
+}): string {
+  const { table, where, sort, direction, nulls } = page;
+  const limit = where.param(page.limit);
+  const offset = where.param(page.offset);
+  const rowColumns = page.columns
+    .split(',')
+    .map((c) => `l.${c.trim()}`)
+    .join(', ');
+  return (
+    `WITH page AS MATERIALIZED (SELECT id, ${sort} FROM ${table} ${where.sql} ` +
+    `ORDER BY ${sort} ${direction}${nulls}, id ${direction} LIMIT ${limit} OFFSET ${offset}) ` +
+    `SELECT ${rowColumns} FROM page JOIN ${table} l ON l.id = page.id ` +
+    `ORDER BY page.${sort} ${direction}${nulls}, page.id ${direction}`
+  );
+}
+
 /** The bucket width for a range and the first bucket's start (a multiple of the width since the epoch). */
 export function histogramBuckets(start: Date, end: Date): { bucketSeconds: number; origin: Date } {
   const span = (end.getTime() - start.getTime()) / 1000;

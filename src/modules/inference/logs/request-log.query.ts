@@ -11,6 +11,7 @@ import {
   isUuid,
   latestNames,
   likePattern,
+  pageSql,
   sqlNumber,
   sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
@@ -185,16 +186,20 @@ export class RequestLogQuery {
     const where = whereOf(filters);
     const direction = page.order === 'asc' ? 'ASC' : 'DESC';
     const column = SORT_COLUMNS[page.sort_by];
-    const limit = where.param(page.limit);
-    const offset = where.param(page.offset);
     // Unknown costs and token counts sort last both ways (each direction has its index).
     const nulls = column === 'timestamp' || column === 'latency' ? '' : ' NULLS LAST';
+    const sql = pageSql({
+      table: 'request_logs',
+      columns: LIST_COLUMNS,
+      where,
+      sort: column,
+      direction,
+      nulls,
+      limit: page.limit,
+      offset: page.offset,
+    });
     const [rows, stats] = await Promise.all([
-      this.db.query<RequestLogEntity[]>(
-        `SELECT ${LIST_COLUMNS} FROM request_logs ${where.sql} ` +
-          `ORDER BY ${column} ${direction}${nulls}, id ${direction} LIMIT ${limit} OFFSET ${offset}`,
-        where.params,
-      ),
+      this.db.query<RequestLogEntity[]>(sql, where.params),
       this.aggregate(filters),
     ]);
     return { rows: rows.map(normalizeRow), total: stats.total_requests, stats };
