@@ -96,8 +96,11 @@ export class CredentialThrottle {
     const { reservationId } = result;
     return {
       succeeded: async () => {
-        await this.bounded(this.counters.release(reservationId));
-        await this.bounded(this.counters.reset(accountKey));
+        // Independent keys: one round trip of the two, not two (every setup-token request passes here).
+        await Promise.all([
+          this.bounded(this.counters.release(reservationId)),
+          this.bounded(this.counters.reset(accountKey)),
+        ]);
       },
       failed: async () => {
         await this.bounded(this.counters.commit(reservationId));
