@@ -66,7 +66,7 @@ const MAX_FILTER_VALUES = 1000;
  * trigram index gets only that, and each candidate is checked for the whole term with `strpos` (which no index
  * serves, so the planner keeps it out of the index's condition).
  */
-function whereOf(f: McpLogFilters, indexTerm?: string): SqlWhere {
+function filterSql(f: McpLogFilters, indexTerm?: string): SqlWhere {
   const w = new SqlWhere();
   for (const [key, column] of LIST_FILTERS)
     w.inList(column, f[key] as string[] | undefined, PARTIAL_COLUMNS.has(column));
@@ -139,7 +139,7 @@ export class McpToolLogQuery {
 
   /** The filters as SQL, a search narrowed for the index when the sample says it pays. */
   private readonly whereOf = (f: McpLogFilters): SqlWhere =>
-    whereOf(f, f.content_search ? this.searchSample.narrowing(f.content_search) : undefined);
+    filterSql(f, f.content_search ? this.searchSample.narrowing(f.content_search) : undefined);
 
   /**
    * A page of rows and the count of the rows the filters match: exact, except with `content_search`, where matches
