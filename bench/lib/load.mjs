@@ -119,9 +119,12 @@ export async function runLoad({
   };
 }
 
-/** Nearest-rank percentile of an ascending array (NaN when empty). */
+/**
+ * Nearest-rank percentile of an ascending array (NaN when empty): the smallest value with at least p % of the values
+ * at or below it, the ceil(p/100 · n)-th. (Until 2026-11-27 this took the one after it: the 20th of 20 for p95.)
+ */
 export function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
 function firstByteFigures(ttfbs) {

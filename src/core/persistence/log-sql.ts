@@ -12,8 +12,15 @@ export function likePattern(term: string): string {
 
 /** A WHERE clause built part by part, its values as `$n` parameters. */
 export class SqlWhere {
-  readonly params: unknown[] = [];
   private readonly parts: string[] = [];
+
+  /** `params` is shared with the SqlWhere this one `continues`, so both render into one statement. */
+  constructor(readonly params: unknown[] = []) {}
+
+  /** A new, empty WHERE numbering its parameters after this one's: a second clause of the same statement. */
+  continued(): SqlWhere {
+    return new SqlWhere(this.params);
+  }
 
   add(sql: (param: string) => string, value: unknown): void {
     this.params.push(value);

@@ -20,6 +20,17 @@ const MAX_TRIGRAMS = 32;
 /** Lookups cached per sample before the cache is emptied. */
 const MAX_CACHED = 10_000;
 
+/** What a sample says about searching for a term. */
+export interface SampledSearch {
+  /** The substring of the term whose trigrams to hand the index, when narrowing pays (always a substring as given). */
+  indexTerm?: string;
+  /**
+   * How many of the table's rows the index is estimated to hand back as candidates (sampled holders of every trigram
+   * it gets, scaled to the table; the whole table when the term has no trigram or too many).
+   */
+  candidates: number;
+}
+
 /** Runs of ASCII letters and digits: what `pg_trgm` makes trigrams of, and lowercases the same in every locale. */
 const WORD_RUN = /[A-Za-z0-9]{3,}/g;
 
@@ -35,12 +46,14 @@ const WORD_RUN = /[A-Za-z0-9]{3,}/g;
  */
 export class TrigramSample {
   private texts: string[] = [];
+  /** The table's rows when the sample was taken (the planner's estimate; Infinity when unknown and not small). */
+  private tableRows = 0;
   private takenAt = Number.NEGATIVE_INFINITY;
   private taking: Promise<void> | undefined;
   /** Per trigram, which sampled rows hold it (a bitset over `texts`). */
   private readonly holders = new Map<string, Uint32Array>();
-  /** Per term, what `narrowing` chose (a dashboard pages through one search: each page asks again). */
-  private readonly chosen = new Map<string, string | undefined>();
+  /** Per term, what `search` found (a dashboard pages through one search: each page asks again). */
+  private readonly chosen = new Map<string, SampledSearch>();
   private readonly rows: number;
   private readonly maxAgeMs: number;
 
@@ -54,36 +67,39 @@ export class TrigramSample {
   }
 
   /**
-   * The substring of `term` whose trigrams to hand the index, or undefined to search with the whole term (no sample
-   * yet, too few rows sampled, or no substring worth it). Always a substring of the term as given.
+   * How to search for `term`: the substring to hand the index (none: the whole term, when no substring is worth it)
+   * and how many candidates the index will give. Undefined until a sample is in (or when it holds under 100 rows).
    */
-  narrowing(term: string): string | undefined {
+  search(term: string): SampledSearch | undefined {
     if (this.now() - this.takenAt > this.maxAgeMs) void this.refresh();
     if (this.texts.length < 100) return undefined;
-    if (this.chosen.has(term)) return this.chosen.get(term);
-    const choice = this.choose(term);
-    if (this.chosen.size >= MAX_CACHED) this.chosen.clear();
-    this.chosen.set(term, choice);
-    return choice;
+    let found = this.chosen.get(term);
+    if (!found) {
+      found = this.choose(term);
+      if (this.chosen.size >= MAX_CACHED) this.chosen.clear();
+      this.chosen.set(term, found);
+    }
+    return found;
   }
 
   /** The substring of least estimated cost, if it costs at most `WORTHWHILE` of the whole term. */
-  private choose(term: string): string | undefined {
+  private choose(term: string): SampledSearch {
     const runs = [...term.matchAll(WORD_RUN)].map((m) => m[0]);
-    const all = new Set(runs.flatMap((run) => trigramsOf(run.toLowerCase())));
-    if (!all.size || all.size > MAX_TRIGRAMS) return undefined;
-    const whole = this.cost([...all]);
-    let best: { text: string; cost: number } | undefined;
+    const all = [...new Set(runs.flatMap((run) => trigramsOf(run.toLowerCase())))];
+    if (!all.length || all.length > MAX_TRIGRAMS) return { candidates: this.tableRows };
+    const whole = { text: undefined, ...this.estimate(all) };
+    let best: { text: string; cost: number; candidates: number } | undefined;
     for (const run of runs) {
       for (let start = 0; start + 3 <= run.length; start++) {
         for (let end = start + 3; end <= Math.min(run.length, start + MAX_SUBSTRING); end++) {
           const text = run.slice(start, end);
-          const cost = this.cost(trigramsOf(text.toLowerCase()));
-          if (!best || cost < best.cost) best = { text, cost };
+          const estimate = this.estimate(trigramsOf(text.toLowerCase()));
+          if (!best || estimate.cost < best.cost) best = { text, ...estimate };
         }
       }
     }
-    return best && best.cost <= whole * WORTHWHILE ? best.text : undefined;
+    const chosen = best && best.cost <= whole.cost * WORTHWHILE ? best : whole;
+    return { indexTerm: chosen.text, candidates: chosen.candidates };
   }
 
   /** Takes a new sample now (a search does it when the last is stale); resolves when it is in. */
@@ -97,19 +113,23 @@ export class TrigramSample {
   }
 
   /**
-   * What searching with these trigrams is estimated to cost, in posting-list entries: every trigram's list decoded,
-   * plus each candidate (a sampled row holding all of them) read and checked.
+   * What searching with these trigrams is estimated to cost, in sampled posting-list entries: every trigram's list
+   * decoded, plus each candidate (a sampled row holding all of them) read and checked; and the candidates in the table.
    */
-  private cost(trigrams: string[]): number {
+  private estimate(trigrams: string[]): { cost: number; candidates: number } {
     let decoded = 0;
-    let candidates: Uint32Array | undefined;
+    let held: Uint32Array | undefined;
     for (const trigram of trigrams) {
       const rows = this.holdersOf(trigram);
       decoded += popcount(rows);
-      candidates = candidates ? and(candidates, rows) : rows;
+      held = held ? and(held, rows) : rows;
     }
     // A row no sampled row holds is still somewhere in the table: half a sampled row, not none.
-    return decoded + RECHECK_WEIGHT * Math.max(candidates ? popcount(candidates) : 0, 0.5);
+    const sampled = Math.max(held ? popcount(held) : 0, 0.5);
+    return {
+      cost: decoded + RECHECK_WEIGHT * sampled,
+      candidates: Math.round((sampled / this.texts.length) * this.tableRows),
+    };
   }
 
   private holdersOf(trigram: string): Uint32Array {
@@ -136,6 +156,13 @@ export class TrigramSample {
       `SELECT ${text} AS text FROM ${table} TABLESAMPLE SYSTEM (${percent.toFixed(6)}) LIMIT ${this.rows}`,
     );
     this.texts = rows.map((r) => r.text ?? '');
+    // Unanalyzed (-1): all of a small table was read; a full sample says only that there are at least as many rows.
+    this.tableRows =
+      estimated > 0
+        ? Math.max(estimated, this.texts.length)
+        : this.texts.length < this.rows
+          ? this.texts.length
+          : Infinity;
     this.holders.clear();
     this.chosen.clear();
     this.takenAt = this.now();
