@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOTAL_COUNT_CAPPED_HEADER } from '../../src/modules/mcp/logs/mcp-logs.controller.js';
+import { TOTAL_COUNT_CAPPED_HEADER } from '../../src/core/http/paging.dto.js';
 import { McpToolLogStore } from '../../src/modules/mcp/logs/mcp-tool-log.store.js';
 import { McpToolLogWriter } from '../../src/modules/mcp/mcp-contract.js';
 import { SETUP_HEADER, SETUP_TOKEN } from '../auth/auth-helpers.js';

@@ -2,6 +2,20 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IntegerQuery } from '../validation/integer-query.decorator.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
+/** Set (`true`) on a log list whose `content_search` matched more rows than were counted (decisions.md). */
+export const TOTAL_COUNT_CAPPED_HEADER = 'x-gateway-total-count-capped';
+
+/** The OpenAPI description of `TOTAL_COUNT_CAPPED_HEADER`; `also` names what else then covers only the counted rows. */
+export function totalCountCappedHeader(also = ''): Record<string, { description: string; schema: object }> {
+  return {
+    [TOTAL_COUNT_CAPPED_HEADER]: {
+      description:
+        'Present (`true`) when `content_search` matched more rows than were counted: `pagination.total_count` is ' +
+        `then a lower bound (matches are counted up to 1,000 past the end of the page)${also}.`,
+      schema: { type: 'string', enum: ['true'] },
+    },
+  };
+}
 export const MAX_PAGE_SIZE = 1000;
 /** Deepest page start accepted: far beyond any list we keep, well inside int4 and Number.MAX_SAFE_INTEGER. */
 export const MAX_PAGE_OFFSET = 1_000_000_000;

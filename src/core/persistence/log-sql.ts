@@ -177,3 +177,42 @@ export const sqlNumber = (v: unknown): number => (v === null || v === undefined 
 
 /** A numeric column as a number, NULL kept. */
 export const sqlOptionalNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/**
+ * How many matches of a `content_search` past the page's end a log list counts (docs/logs.md, "Searching contents";
+ * docs/mcp.md, "Tool log queries at scale"): to the bound, a common term's count takes milliseconds, exactly, seconds.
+ */
+export const SEARCH_COUNT_MARGIN = 1000;
+
+/**
+ * A search whose trigram index candidates a sample (`TrigramSample`) estimates at most this many rows is read
+ * candidates first: the index's rows checked for the whole term, then the other filters on them. Left to itself the
+ * planner may AND the trigram bitmap with a filter's own index: a mid-frequency term (4,844 candidates) with a server
+ * filter holding a third of 1M tool logs took 42 ms so, 33 of them building the server's 322,000-row bitmap, and
+ * 15 ms candidates first. Reading a candidate costs about 2.5 µs, so this many stay near 25 ms.
+ */
+export const CANDIDATES_FIRST_MAX = 10_000;
+
+/**
+ * Sets the page cost a `content_search` page is planned with, for its transaction only (a lower setting is kept). At
+ * the default (4) the planner, which also underprices the trigram index's CPU, would rather AND the trigram bitmap
+ * with a filter's index than fetch the trigram candidates' pages and filter them: a mid-frequency term with a large
+ * server's filter at 1M tool logs took 94 ms so (58 of them building the server's 322,000-row bitmap) and 45 ms
+ * without. How the term's share of rows is estimated varies between ANALYZE samples (100 to 10,000 rows for the same
+ * term), so the choice flipped between runs; at 1.1, the setting commonly advised for SSDs and cached data, it does not.
+ */
+export const SEARCH_PAGE_COSTS = `SELECT set_config('random_page_cost', least(current_setting('random_page_cost')::float8, 1.1)::text, true)`;
+
+/** A table's rows with these ids, in the ids' order (`idType`: the id column's SQL type). */
+export async function rowsByIds<T extends { id: string }>(
+  db: DataSource,
+  from: { table: string; columns: string; idType: 'uuid' | 'varchar' },
+  ids: readonly string[],
+): Promise<T[]> {
+  if (!ids.length) return [];
+  const rows = await db.query<T[]>(`SELECT ${from.columns} FROM ${from.table} WHERE id = ANY($1::${from.idType}[])`, [
+    ids,
+  ]);
+  const position = new Map(ids.map((id, i) => [id, i]));
+  return rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+}

@@ -1,8 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { TOTAL_COUNT_CAPPED_HEADER, totalCountCappedHeader } from '../../../core/http/paging.dto.js';
 import { checkBounds, commaList, enumList, searchTerm, timeRange } from '../../../core/http/query-values.js';
 import { REQUEST_TYPES } from '../routing/inference-call.js';
 import { LogFiltersQueryDto, LogsListQueryDto } from './dto/logs-query.dto.js';
@@ -69,9 +71,9 @@ export class LogsController {
   @Get()
   @Permission('Logs', 'View')
   @ApiOperation({ operationId: 'listLogs', summary: 'Request logs with filters, sort and paging, and their stats' })
-  @ApiOkResponse({ type: LogsListDto })
+  @ApiOkResponse({ type: LogsListDto, headers: totalCountCappedHeader(', and `stats` cover the counted matches only') })
   @ApiErrorResponses(400)
-  async list(@Query() query: LogsListQueryDto): Promise<LogsListDto> {
+  async list(@Query() query: LogsListQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<LogsListDto> {
     const filters = filtersOf(query);
     const page = {
       limit: query.limit ?? 50,
@@ -79,7 +81,11 @@ export class LogsController {
       sort_by: query.sort_by ?? 'timestamp',
       order: query.order ?? 'desc',
     };
-    const [{ rows, total, stats }, hasLogs] = await Promise.all([this.logs.list(filters, page), this.logs.hasLogs()]);
+    const [{ rows, total, stats, capped }, hasLogs] = await Promise.all([
+      this.logs.list(filters, page),
+      this.logs.hasLogs(),
+    ]);
+    if (capped) void reply.header(TOTAL_COUNT_CAPPED_HEADER, 'true');
     return {
       logs: rows.map((r) => RequestLogDto.from(r)),
       pagination: { total_count: total, ...page },

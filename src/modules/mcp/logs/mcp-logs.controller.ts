@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { TOTAL_COUNT_CAPPED_HEADER, totalCountCappedHeader } from '../../../core/http/paging.dto.js';
 import { checkBounds, commaList, enumList, searchTerm, timeRange } from '../../../core/http/query-values.js';
 import { McpLogFiltersQueryDto, McpLogsListQueryDto } from './dto/mcp-logs-query.dto.js';
 import {
@@ -18,7 +19,6 @@ import { MCP_LOG_STATUSES } from './entities/mcp-tool-log.entity.js';
 import { McpToolLogQuery, type McpLogFilters } from './mcp-tool-log.query.js';
 
 /** Marks a list whose `total_count` is a lower bound (a `content_search` with more matches than were counted). */
-export const TOTAL_COUNT_CAPPED_HEADER = 'x-gateway-total-count-capped';
 
 /** The query's filters, checked: any bad value is a 400 naming its parameter. */
 function filtersOf(q: McpLogFiltersQueryDto): McpLogFilters {
@@ -49,14 +49,7 @@ export class McpLogsController {
   @ApiOperation({ operationId: 'listMcpLogs', summary: 'MCP tool logs with filters, sort and paging' })
   @ApiOkResponse({
     type: McpToolLogListDto,
-    headers: {
-      [TOTAL_COUNT_CAPPED_HEADER]: {
-        description:
-          'Present (`true`) when `content_search` matched more rows than were counted: `pagination.total_count` is ' +
-          'then a lower bound (matches are counted up to 1,000 past the end of the page).',
-        schema: { type: 'string', enum: ['true'] },
-      },
-    },
+    headers: totalCountCappedHeader(),
   })
   @ApiErrorResponses(400)
   async list(

@@ -3,8 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import {
+  CANDIDATES_FIRST_MAX,
+  SEARCH_COUNT_MARGIN,
+  SEARCH_PAGE_COSTS,
   SqlWhere,
   bucketRows,
+  rowsByIds,
   distinctValues,
   eachBucket,
   histogramBuckets,
@@ -102,27 +106,6 @@ function rollupAnswers(f: McpLogFilters): boolean {
     !f.content_search
   );
 }
-
-/** How many matches of a `content_search` past the page's end are counted (docs/mcp.md, "Tool log queries at scale"). */
-export const SEARCH_COUNT_MARGIN = 1000;
-
-/**
- * A search whose index candidates are estimated at most this many rows is read candidates first: the trigram index's
- * rows, then the other filters on them. Left to itself the planner may AND the trigram bitmap with a filter's index:
- * a mid-frequency term (4,844 candidates) with the largest server's filter at 1M rows took 42 ms so, 33 of them
- * building the server's 322,000-row bitmap, and 15 ms candidates first. Reading a candidate costs about 2.5 µs.
- */
-const CANDIDATES_FIRST_MAX = 10_000;
-
-/**
- * The page cost a `content_search` page is planned with (for its transaction only; a lower setting is kept). At the
- * default (4) the planner, which also underprices the trigram index's CPU, would rather AND the trigram bitmap with
- * a filter's index than fetch the trigram candidates' pages and filter them: a mid-frequency term with a large
- * server's filter at 1M rows took 94 ms so (58 of them building the server's 322,000-row bitmap) and 45 ms without.
- * How the term's share of rows is estimated varies between ANALYZE samples (100 to 10,000 rows for the same term),
- * so the choice flipped between runs; at 1.1, the setting commonly advised for SSDs and cached data, it does not.
- */
-const SEARCH_PAGE_COSTS = `SELECT set_config('random_page_cost', least(current_setting('random_page_cost')::float8, 1.1)::text, true)`;
 
 /** What stats add up, from the log rows and from the rollup: the same measures under the same names. */
 const STATS_OF_ROWS =
@@ -235,15 +218,11 @@ export class McpToolLogQuery {
       );
     });
     const n = num(found[0]?.n);
-    const ids = found[0]?.ids ?? [];
-    const rows = ids.length
-      ? await this.db.query<McpToolLogEntity[]>(
-          `SELECT ${LIST_COLUMNS} FROM mcp_tool_logs WHERE id = ANY($1::varchar[])`,
-          [ids],
-        )
-      : [];
-    const position = new Map(ids.map((id, i) => [id, i]));
-    rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+    const rows = await rowsByIds<McpToolLogEntity>(
+      this.db,
+      { table: 'mcp_tool_logs', columns: LIST_COLUMNS, idType: 'varchar' },
+      found[0]?.ids ?? [],
+    );
     return { rows: rows.map(normalizeRow), total: Math.min(n, cap), capped: n > cap };
   }
 
