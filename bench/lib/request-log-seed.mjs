@@ -15,7 +15,7 @@
 //   appends them: a time range is a contiguous part of the table).
 // - content: a prompt built from templates, topics (skewed over 200, so a topic word matches from ~3 % of rows down
 //   to ~0.2 %), an order number `ORD-nnnnn` in 20 % of rows (each number in ~2 rows per million: the rare term) and
-//   polite filler ("please" in ~17 % of rows: the common term), and an answer; `search_text` is both.
+//   polite filler ("please" in ~17 % of rows: the common term), and an answer; the log row's `search_text` is both.
 
 import { bulkSeed } from './bulk-seed.mjs';
 
@@ -127,7 +127,7 @@ WITH r AS (
   INSERT INTO request_logs (id, timestamp, object, provider, model, canonical_model_name, selected_key_id,
     selected_key_name, virtual_key_id, virtual_key_name, team_id, customer_id, routing_rule_id, status, status_code,
     stream, latency, time_to_first_token, prompt_tokens, completion_tokens, total_tokens, cost, stop_reason,
-    error_type, content_summary, token_usage)
+    error_type, content_summary, token_usage, search_text)
   SELECT id, ts, object, provider, model, model,
     'key-' || provider || '-' || lpad(k::text, 2, '0'), 'Key ' || provider || ' ' || k,
     'vk-' || lpad(v::text, 3, '0'), 'Virtual key ' || v,
@@ -146,11 +146,12 @@ WITH r AS (
       'invalid_request', 'provider_auth_failed', 'provider_overloaded'])[1 + g % 6] END,
     left(prompt, 256),
     CASE WHEN status = 'success' THEN json_build_object('prompt_tokens', prompt_tokens, 'completion_tokens',
-      completion_tokens, 'total_tokens', prompt_tokens + completion_tokens) END
+      completion_tokens, 'total_tokens', prompt_tokens + completion_tokens) END,
+    lower(prompt || E'\\n' || answer)
   FROM v
 )
-INSERT INTO request_log_contents (log_id, timestamp, search_text, input_history, output_message, params)
-SELECT id, ts, prompt || E'\\n' || answer,
+INSERT INTO request_log_contents (log_id, timestamp, input_history, output_message, params)
+SELECT id, ts,
   json_build_array(json_build_object('role', 'user', 'content', prompt)),
   CASE WHEN status = 'success' THEN json_build_object('role', 'assistant', 'content', answer) END,
   json_build_object('temperature', 0.7, 'max_tokens', 512)

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldForSearch } from '../../src/core/persistence/log-sql.js';
 import { JOBS } from '../../src/core/queue/job-catalogue.js';
 import { QueueService } from '../../src/core/queue/queue.service.js';
 import { RUN_MODE } from '../helpers/test-env.js';
@@ -154,11 +155,8 @@ describe(`request log queries (${RUN_MODE})`, () => {
           seed.cost,
         ],
       );
-      await db.query(`INSERT INTO request_log_contents (log_id, timestamp, search_text) VALUES ($1, $2, $3)`, [
-        id,
-        at(seed.minutesAgo),
-        seed.text,
-      ]);
+      await db.query(`UPDATE request_logs SET search_text = $2 WHERE id = $1`, [id, foldForSearch(seed.text)]);
+      await db.query(`INSERT INTO request_log_contents (log_id, timestamp) VALUES ($1, $2)`, [id, at(seed.minutesAgo)]);
     }
   });
   afterAll(() => s?.close());

@@ -5,6 +5,16 @@ import type { DataSource } from 'typeorm';
  * parameters, literal LIKE patterns, histogram buckets and distinct-value walks over an index.
  */
 
+/**
+ * Case-folds text the same way for a stored search column and for the terms searched in it, so a plain `LIKE` and
+ * `strpos` compare them: `ILIKE` lowercases the whole stored text again on every comparison (two thirds of checking a
+ * trigram candidate). Final sigma becomes σ: JavaScript picks ς by its place in the text, which a substring does not
+ * share (ΟΔΟΣ is `οδος` alone, `οδοσ` inside ΟΔΟΣΟ).
+ */
+export function foldForSearch(text: string): string {
+  return text.toLowerCase().replace(/ς/g, 'σ');
+}
+
 /** `%`, `_` and `\` in a search term are literal (use with `ESCAPE '\'`). */
 export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

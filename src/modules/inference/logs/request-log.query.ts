@@ -11,6 +11,7 @@ import {
   rowsByIds,
   distinctValues,
   eachBucket,
+  foldForSearch,
   histogramBuckets,
   isUuid,
   latestNames,
@@ -109,27 +110,22 @@ function addColumnFilters(w: SqlWhere, f: LogFilters): SqlWhere {
 }
 
 /**
- * The content rows holding `term` (in `f`'s time range): a query on `request_log_contents` for `w`. With `indexTerm` (a
- * substring of the term whose trigrams are rarer, from the table's sample) the trigram index gets only that, and each
- * candidate is checked for the whole term with `strpos`, which no index serves. A content row carries its log's
- * timestamp: bounding the search by the time range too lets the planner read only that range's contents (by their
- * timestamp index) when the term is common, instead of every match.
+ * `content_search` as SQL, added to `w`: a case-insensitive substring of the log row's `search_text`, stored folded
+ * (`foldForSearch`), so the term is folded the same way and compared with `LIKE`. With `indexTerm` (a substring of
+ * the term whose trigrams are rarer, from the table's sample) the trigram index gets only that, and each candidate is
+ * checked for the whole term with `strpos`, which no index serves, so the planner keeps it out of the index's
+ * condition.
  */
-function searchedContents(w: SqlWhere, term: string, f: LogFilters, indexTerm?: string, columns = 'log_id'): string {
-  const pattern = w.param(likePattern(indexTerm ?? term));
-  const whole = indexTerm ? ` AND strpos(lower(search_text), lower(${w.param(term)})) > 0` : '';
-  const from = f.start_time ? ` AND timestamp >= ${w.param(f.start_time)}` : '';
-  const to = f.end_time ? ` AND timestamp <= ${w.param(f.end_time)}` : '';
-  return `SELECT ${columns} FROM request_log_contents WHERE search_text ILIKE ${pattern} ESCAPE '\\'${whole}${from}${to}`;
+function addSearch(w: SqlWhere, term: string, indexTerm?: string): SqlWhere {
+  w.add((p) => `search_text LIKE ${p} ESCAPE '\\'`, likePattern(foldForSearch(indexTerm ?? term)));
+  if (indexTerm) w.add((p) => `strpos(search_text, ${p}) > 0`, foldForSearch(term));
+  return w;
 }
 
-/** The filters as SQL on `request_logs` (the search's `indexTerm` as in `searchedContents`). */
+/** The filters as SQL on `request_logs` (the search's `indexTerm` as in `addSearch`). */
 function filterSql(f: LogFilters, indexTerm?: string): SqlWhere {
   const w = addColumnFilters(new SqlWhere(), f);
-  if (f.content_search) {
-    w.raw(`id IN (${searchedContents(w, f.content_search, f, indexTerm)})`);
-  }
-  return w;
+  return f.content_search ? addSearch(w, f.content_search, indexTerm) : w;
 }
 
 const num = sqlNumber;
@@ -166,6 +162,10 @@ function statsOf(sum: Sums): LogStats {
 
 /** A search's matches: every column a sort or the stats read. */
 const MATCH_COLUMNS = 'timestamp, status, latency, total_tokens, cost';
+/** What a search's candidates carry for the other filters (`addColumnFilters`) besides `MATCH_COLUMNS`. */
+const FILTERED_COLUMNS = [...LIST_FILTERS.map(([, column]) => column), 'cache_hit']
+  .filter((column) => !MATCH_COLUMNS.split(', ').includes(column))
+  .join(', ');
 
 /** Filters the hourly rollup (`request_log_hourly`) can answer: a time range and statuses, nothing else. */
 function rollupAnswers(f: LogFilters): boolean {
@@ -222,7 +222,7 @@ const MEASURE_NAMES: Record<HistogramKind, string[]> = {
  */
 @Injectable()
 export class RequestLogQuery {
-  /** Which trigrams of the contents' search text are common: a search hands the index its term's rare part. */
+  /** Which trigrams of the logs' search text are common: a search hands the index its term's rare part. */
   readonly searchSample: TrigramSample;
   /** `CANDIDATES_FIRST_MAX`, per instance: a test sets it to read a small table both ways. */
   candidatesFirstMax = CANDIDATES_FIRST_MAX;
@@ -231,7 +231,7 @@ export class RequestLogQuery {
     @InjectDataSource() private readonly db: DataSource,
     private readonly store: RequestLogStore,
   ) {
-    this.searchSample = new TrigramSample(db, { table: 'request_log_contents', text: 'lower(search_text)' });
+    this.searchSample = new TrigramSample(db, { table: 'request_logs', text: 'search_text' });
   }
 
   /** The filters as SQL, a search narrowed for the index when the sample says it pays. */
@@ -255,7 +255,7 @@ export class RequestLogQuery {
     const nulls = column === 'timestamp' || column === 'latency' ? '' : ' NULLS LAST';
     if (filters.content_search) {
       const order = `${column} ${direction}${nulls}, id ${direction}`;
-      return this.searchPage(filters, filters.content_search, { ...page, sort: column }, order);
+      return this.searchPage(filters, filters.content_search, page, order);
     }
     const where = this.whereOf(filters);
     const sql = pageSql({
@@ -278,14 +278,14 @@ export class RequestLogQuery {
   /**
    * A `content_search` page, and its count and stats, from one scan: the first `offset + limit + SEARCH_COUNT_MARGIN
    * + 1` matches in the page's order (ids, sort keys and measures), then the page's rows by id. Counting and summing
-   * every match of a common term took over a second at 1M rows (174,000 matches, each content row read again to
-   * check it); to the bound, milliseconds. A term the sample says has few enough candidates is read candidates first
-   * (`CANDIDATES_FIRST_MAX`): the content rows the trigram index finds, then their log rows and the other filters.
+   * every match of a common term took over a second at 1M rows (174,000 matches); to the bound, milliseconds. A term
+   * the sample says has few enough candidates is read candidates first (`CANDIDATES_FIRST_MAX`): the rows the trigram
+   * index finds, checked for the whole term, then the other filters on them.
    */
   private async searchPage(
     filters: LogFilters,
     term: string,
-    page: { limit: number; offset: number; sort: string; order: 'asc' | 'desc' },
+    page: { limit: number; offset: number },
     order: string,
   ): Promise<{ rows: RequestLogEntity[]; total: number; stats: LogStats; capped: boolean }> {
     const cap = page.offset + page.limit + SEARCH_COUNT_MARGIN;
@@ -293,19 +293,10 @@ export class RequestLogQuery {
     let where: SqlWhere;
     let source = 'request_logs';
     let hits = '';
-    let matchOrder = order;
     if (sampled && sampled.candidates <= this.candidatesFirstMax) {
-      const search = new SqlWhere();
-      const found = searchedContents(search, term, filters, sampled.indexTerm, 'log_id, timestamp AS searched_at');
-      hits = `hits AS MATERIALIZED (${found}), `;
-      source = 'hits JOIN request_logs ON request_logs.id = hits.log_id';
-      if (page.sort === 'timestamp') {
-        // A content row carries its log's timestamp: the hits in the page's order, joined one by one to their log
-        // rows until the bound (1,051 of a mid term's 4,831 read, 53 -> 31 ms), instead of all joined, then sorted.
-        const direction = page.order === 'asc' ? 'ASC' : 'DESC';
-        source = `(SELECT * FROM hits ORDER BY searched_at ${direction}, log_id ${direction}) AS h JOIN request_logs ON request_logs.id = h.log_id`;
-        matchOrder = `h.searched_at ${direction}, h.log_id ${direction}`;
-      }
+      const search = addSearch(new SqlWhere(), term, sampled.indexTerm);
+      hits = `hits AS MATERIALIZED (SELECT id, ${MATCH_COLUMNS}, ${FILTERED_COLUMNS} FROM request_logs ${search.sql}), `;
+      source = 'hits';
       where = addColumnFilters(search.continued(), filters);
     } else {
       where = filterSql(filters, sampled?.indexTerm);
@@ -318,7 +309,7 @@ export class RequestLogQuery {
       await m.query(SEARCH_PAGE_COSTS);
       return m.query<Array<Record<string, unknown> & { n: unknown; ids: string[] | null }>>(
         `WITH ${hits}matches AS MATERIALIZED (SELECT id, ${MATCH_COLUMNS} FROM ${source} ${where.sql} ` +
-          `ORDER BY ${matchOrder} LIMIT ${bound}) ` +
+          `ORDER BY ${order} LIMIT ${bound}) ` +
           `SELECT (SELECT count(*) FROM matches) AS n, ` +
           `ARRAY(SELECT id FROM matches ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) AS ids, ` +
           `sums.* FROM (SELECT ${SUMS_OF_ROWS} FROM (SELECT * FROM matches ORDER BY ${order} LIMIT ${counted}) m) sums`,

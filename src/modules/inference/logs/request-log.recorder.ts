@@ -5,6 +5,7 @@ import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { redactPayload } from '../../../core/secrets/payload-redaction.js';
+import { foldForSearch } from '../../../core/persistence/log-sql.js';
 import type { Json, Usage } from '../providers/provider-adapter.js';
 import {
   REQUEST_TYPES,
@@ -26,7 +27,6 @@ import { PluginRegistry } from '../../../core/plugins/plugin-registry.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const EMPTY_CONTENT = {
-  search_text: null,
   input_history: null,
   output_message: null,
   params: null,
@@ -256,6 +256,7 @@ export class RequestLogRecorder {
       stop_reason: null,
       error_type: null,
       content_summary: null,
+      search_text: null,
       token_usage: null,
       error_details: null,
       metadata: origin.metadata,
@@ -303,11 +304,11 @@ export class RequestLogRecorder {
     }
     const input = primary ? inputOf(call.kind, call.body) : undefined;
     if (input) row.content_summary = input.summary;
+    row.search_text = foldForSearch(searchTextOf(input?.input, output).slice(0, this.maxContent)) || null;
     if (!input && output === undefined && rawRequest === null && rawResponse === null) return null;
     return {
       log_id: row.id,
       timestamp: row.timestamp,
-      search_text: searchTextOf(input?.input, output).slice(0, this.maxContent) || null,
       input_history: input ? redactPayload(input.input, this.maxContent) : null,
       output_message: output === undefined ? null : redactPayload(output, this.maxContent),
       params: input?.params ?? null,

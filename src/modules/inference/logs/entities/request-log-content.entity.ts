@@ -2,13 +2,10 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * The large part of a request log: input and output content, request parameters and tools, and (when enabled) the raw
- * bodies. Apart from `request_logs` so list queries never read it; `search_text` serves `content_search` (a trigram
- * index on Postgres, created by the migration when `pg_trgm` is available).
+ * bodies. Apart from `request_logs` so list queries never read it; the searched text is the log row's `search_text`.
  */
 @Entity({ name: 'request_log_contents' })
 @Index('idx_request_log_contents_timestamp', ['timestamp'])
-// A GIN trigram index made by the migration when pg_trgm exists; TypeORM cannot describe it, so it leaves it alone.
-@Index('idx_request_log_contents_search_trgm', { synchronize: false })
 export class RequestLogContentEntity {
   @PrimaryColumn({ name: 'log_id', type: 'uuid', primaryKeyConstraintName: 'pk_request_log_contents' })
   log_id: string;
@@ -16,10 +13,6 @@ export class RequestLogContentEntity {
   /** The row's timestamp again: the retention purge deletes by it without a join. */
   @Column({ type: 'timestamptz' })
   timestamp: Date;
-
-  /** Input and output text, for `content_search`. */
-  @Column({ name: 'search_text', type: 'text', nullable: true })
-  search_text: string | null;
 
   /** The request's messages (chat), prompt (completions) or input (responses, embeddings, rerank). */
   @Column({ name: 'input_history', type: 'json', nullable: true })

@@ -7,7 +7,8 @@ export type LogStatus = (typeof LOG_STATUSES)[number];
  * One inference request as the logs show it: who called, where it went, what it cost and how it ended. A request
  * whose primary model failed and fell back writes one row per model tried: the primary's row carries the request's id,
  * each fallback's row points at it with `parent_request_id` and its `fallback_index`. Only the hot columns live here
- * (every filter and sort has its index); input and output content sit in `request_log_contents`, read for one row.
+ * (every filter and sort has its index) and the searched text; input and output content sit in `request_log_contents`,
+ * read for one row.
  */
 @Entity({ name: 'request_logs' })
 // The time index, each filter's (column, timestamp) index and the latency, tokens and cost indexes also carry the columns the stats read (INCLUDE, made by
@@ -30,6 +31,8 @@ export type LogStatus = (typeof LOG_STATUSES)[number];
 // Descending (cost, id) and (total_tokens, id) with NULLS LAST, made by the migration (TypeORM cannot say NULLS LAST).
 @Index('idx_request_logs_cost_desc', { synchronize: false })
 @Index('idx_request_logs_total_tokens_desc', { synchronize: false })
+// A GIN trigram index on search_text, made by migration RequestLogSearchText when pg_trgm exists.
+@Index('idx_request_logs_search_trgm', { synchronize: false })
 export class RequestLogEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_request_logs' })
   id: string;
@@ -131,6 +134,14 @@ export class RequestLogEntity {
   /** The first characters of the last input message: what the list shows without reading the content table. */
   @Column({ name: 'content_summary', type: 'varchar', length: 256, nullable: true })
   content_summary: string | null;
+
+  /**
+   * Input and output text, case-folded (`foldForSearch`), for `content_search`: in the log row, so a search's
+   * candidates are checked and filtered on one narrow heap row each (not a wide content row, then its log row).
+   * Never listed.
+   */
+  @Column({ name: 'search_text', type: 'text', nullable: true })
+  search_text: string | null;
 
   /** The Usage object as the caller got it, with its cost breakdown. */
   @Column({ name: 'token_usage', type: 'json', nullable: true })
