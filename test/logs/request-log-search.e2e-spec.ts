@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOTAL_COUNT_CAPPED_HEADER } from '../../src/core/http/paging.dto.js';
-import { SEARCH_COUNT_MARGIN, foldForSearch } from '../../src/core/persistence/log-sql.js';
+import { foldForSearch } from '../../src/core/persistence/log-sql.js';
+import { SEARCH_COUNT_MARGIN } from '../../src/core/persistence/search-page.js';
 import { RequestLogQuery } from '../../src/modules/inference/logs/request-log.query.js';
 import { SETUP_HEADER, SETUP_TOKEN } from '../auth/auth-helpers.js';
 import type { HttpClient } from '../helpers/http.js';

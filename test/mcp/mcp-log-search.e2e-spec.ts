@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrigramSample } from '../../src/core/persistence/trigram-sample.js';
-import { SEARCH_COUNT_MARGIN } from '../../src/core/persistence/log-sql.js';
+import { SEARCH_COUNT_MARGIN } from '../../src/core/persistence/search-page.js';
 import { McpToolLogQuery } from '../../src/modules/mcp/logs/mcp-tool-log.query.js';
 import { SETUP_HEADER, SETUP_TOKEN } from '../auth/auth-helpers.js';
 import type { HttpClient } from '../helpers/http.js';

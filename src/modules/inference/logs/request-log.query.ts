@@ -3,12 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import {
-  CANDIDATES_FIRST_MAX,
-  SEARCH_COUNT_MARGIN,
-  SEARCH_PAGE_COSTS,
   SqlWhere,
   bucketRows,
-  rowsByIds,
   distinctValues,
   eachBucket,
   foldForSearch,
@@ -21,6 +17,7 @@ import {
   sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
 import { edgeWheres, rollupWhere, sumByBucket, wholeHours } from '../../../core/persistence/hourly-rollup.js';
+import { CANDIDATES_FIRST_MAX, readSearchPage } from '../../../core/persistence/search-page.js';
 import { TrigramSample } from '../../../core/persistence/trigram-sample.js';
 import type { LogSortField } from './dto/logs-query.dto.js';
 import type { RequestLogContentEntity } from './entities/request-log-content.entity.js';
@@ -288,42 +285,22 @@ export class RequestLogQuery {
     page: { limit: number; offset: number },
     order: string,
   ): Promise<{ rows: RequestLogEntity[]; total: number; stats: LogStats; capped: boolean }> {
-    const cap = page.offset + page.limit + SEARCH_COUNT_MARGIN;
     const sampled = this.searchSample.search(term);
-    let where: SqlWhere;
-    let source = 'request_logs';
-    let hits = '';
-    if (sampled && sampled.candidates <= this.candidatesFirstMax) {
-      const search = addSearch(new SqlWhere(), term, sampled.indexTerm);
-      hits = `hits AS MATERIALIZED (SELECT id, ${MATCH_COLUMNS}, ${FILTERED_COLUMNS} FROM request_logs ${search.sql}), `;
-      source = 'hits';
-      where = addColumnFilters(search.continued(), filters);
-    } else {
-      where = filterSql(filters, sampled?.indexTerm);
-    }
-    const bound = where.param(cap + 1);
-    const counted = where.param(cap);
-    const limit = where.param(page.limit);
-    const offset = where.param(page.offset);
-    const found = await this.db.transaction(async (m) => {
-      await m.query(SEARCH_PAGE_COSTS);
-      return m.query<Array<Record<string, unknown> & { n: unknown; ids: string[] | null }>>(
-        `WITH ${hits}matches AS MATERIALIZED (SELECT id, ${MATCH_COLUMNS} FROM ${source} ${where.sql} ` +
-          `ORDER BY ${order} LIMIT ${bound}) ` +
-          `SELECT (SELECT count(*) FROM matches) AS n, ` +
-          `ARRAY(SELECT id FROM matches ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) AS ids, ` +
-          `sums.* FROM (SELECT ${SUMS_OF_ROWS} FROM (SELECT * FROM matches ORDER BY ${order} LIMIT ${counted}) m) sums`,
-        where.params,
-      );
+    const { rows, capped, measures } = await readSearchPage<RequestLogEntity>(this.db, {
+      table: 'request_logs',
+      idType: 'uuid',
+      listColumns: LIST_COLUMNS,
+      matchColumns: MATCH_COLUMNS,
+      candidateColumns: `${MATCH_COLUMNS}, ${FILTERED_COLUMNS}`,
+      order,
+      page,
+      columnFilters: (w) => addColumnFilters(w, filters),
+      search: (w) => addSearch(w, term, sampled?.indexTerm),
+      candidatesFirst: !!sampled && sampled.candidates <= this.candidatesFirstMax,
+      measures: SUMS_OF_ROWS,
     });
-    const n = num(found[0]?.n);
-    const rows = await rowsByIds<RequestLogEntity>(
-      this.db,
-      { table: 'request_logs', columns: LIST_COLUMNS, idType: 'uuid' },
-      found[0]?.ids ?? [],
-    );
-    const stats = statsOf(sumsOf(found[0] ?? {}));
-    return { rows: rows.map(normalizeRow), total: stats.total_requests, stats, capped: n > cap };
+    const stats = statsOf(sumsOf(measures));
+    return { rows: rows.map(normalizeRow), total: stats.total_requests, stats, capped };
   }
 
   async hasLogs(): Promise<boolean> {

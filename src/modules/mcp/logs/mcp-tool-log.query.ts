@@ -3,12 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import {
-  CANDIDATES_FIRST_MAX,
-  SEARCH_COUNT_MARGIN,
-  SEARCH_PAGE_COSTS,
   SqlWhere,
   bucketRows,
-  rowsByIds,
   distinctValues,
   eachBucket,
   histogramBuckets,
@@ -19,6 +15,7 @@ import {
   sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
 import { edgeWheres, rollupWhere, sumByBucket, wholeHours } from '../../../core/persistence/hourly-rollup.js';
+import { CANDIDATES_FIRST_MAX, readSearchPage } from '../../../core/persistence/search-page.js';
 import { TrigramSample } from '../../../core/persistence/trigram-sample.js';
 import type { McpLogSortField } from './dto/mcp-logs-query.dto.js';
 import type { McpLogStatus, McpToolLogEntity } from './entities/mcp-tool-log.entity.js';
@@ -191,39 +188,20 @@ export class McpToolLogQuery {
     page: { limit: number; offset: number; sort_by: McpLogSortField },
     order: string,
   ): Promise<{ rows: McpToolLogEntity[]; total: number; capped: boolean }> {
-    const cap = page.offset + page.limit + SEARCH_COUNT_MARGIN;
     const sampled = this.searchSample.search(term);
-    let where: SqlWhere;
-    let source = 'mcp_tool_logs';
-    let hits = '';
-    if (sampled && sampled.candidates <= this.candidatesFirstMax) {
-      const search = addSearch(new SqlWhere(), term, sampled.indexTerm);
-      hits = `hits AS MATERIALIZED (SELECT id, ${FILTERED_COLUMNS} FROM mcp_tool_logs ${search.sql}), `;
-      source = 'hits';
-      where = addColumnFilters(search.continued(), filters);
-    } else {
-      where = filterSql(filters, sampled?.indexTerm);
-    }
-    const bound = where.param(cap + 1);
-    const limit = where.param(page.limit);
-    const offset = where.param(page.offset);
-    const found = await this.db.transaction(async (m) => {
-      await m.query(SEARCH_PAGE_COSTS);
-      return m.query<Array<{ n: unknown; ids: string[] | null }>>(
-        `WITH ${hits}matches AS MATERIALIZED (SELECT id, ${page.sort_by} FROM ${source} ${where.sql} ` +
-          `ORDER BY ${order} LIMIT ${bound}) ` +
-          `SELECT (SELECT count(*) FROM matches) AS n, ` +
-          `ARRAY(SELECT id FROM matches ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) AS ids`,
-        where.params,
-      );
+    const { rows, total, capped } = await readSearchPage<McpToolLogEntity>(this.db, {
+      table: 'mcp_tool_logs',
+      idType: 'varchar',
+      listColumns: LIST_COLUMNS,
+      matchColumns: page.sort_by,
+      candidateColumns: FILTERED_COLUMNS,
+      order,
+      page,
+      columnFilters: (w) => addColumnFilters(w, filters),
+      search: (w) => addSearch(w, term, sampled?.indexTerm),
+      candidatesFirst: !!sampled && sampled.candidates <= this.candidatesFirstMax,
     });
-    const n = num(found[0]?.n);
-    const rows = await rowsByIds<McpToolLogEntity>(
-      this.db,
-      { table: 'mcp_tool_logs', columns: LIST_COLUMNS, idType: 'varchar' },
-      found[0]?.ids ?? [],
-    );
-    return { rows: rows.map(normalizeRow), total: Math.min(n, cap), capped: n > cap };
+    return { rows: rows.map(normalizeRow), total, capped };
   }
 
   /**
