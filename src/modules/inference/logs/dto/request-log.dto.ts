@@ -192,7 +192,12 @@ export class LogsListDto {
   @ApiProperty({ type: PaginationDto })
   pagination: PaginationDto;
 
-  @ApiProperty({ type: LogStatsDto })
+  @ApiProperty({
+    type: LogStatsDto,
+    description:
+      'Totals over the rows the filters match; with `content_search`, over the matches counted for ' +
+      '`pagination.total_count` (all of them unless `x-gateway-total-count-capped` is set)',
+  })
   stats: LogStatsDto;
 
   @ApiProperty({ description: 'Whether any log exists at all, ignoring the filters' })
