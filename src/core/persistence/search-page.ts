@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { SqlWhere } from './log-sql.js';
+import type { SampledSearch } from './trigram-sample.js';
 
 /**
  * A log list's `content_search` page (request logs, MCP tool logs): its matches are counted to a bound, and a term
@@ -60,10 +61,12 @@ export interface SearchPageQuery {
   page: { limit: number; offset: number };
   /** The filters other than the search, added to a WHERE. */
   columnFilters: (w: SqlWhere) => SqlWhere;
-  /** The search, added to a WHERE. */
-  search: (w: SqlWhere) => SqlWhere;
-  /** Read the search's candidates first (the sample puts them at `CANDIDATES_FIRST_MAX` or fewer). */
-  candidatesFirst: boolean;
+  /** The search, added to a WHERE, the trigram index handed `indexTerm` when the sample narrowed the term. */
+  search: (w: SqlWhere, indexTerm: string | undefined) => SqlWhere;
+  /** What the table's sample says of the term (undefined before the first sample). */
+  sampled: SampledSearch | undefined;
+  /** Candidates first at this many estimated candidates or fewer (default `CANDIDATES_FIRST_MAX`). */
+  candidatesFirstMax?: number;
   /** Aggregates over the counted matches (a select list over `matchColumns`), returned as `measures`. */
   measures?: string;
 }
@@ -81,13 +84,14 @@ export async function readSearchPage<T extends { id: string }>(
   let where: SqlWhere;
   let source = q.table;
   let hits = '';
-  if (q.candidatesFirst) {
-    const search = q.search(new SqlWhere());
+  const indexTerm = q.sampled?.indexTerm;
+  if (q.sampled && q.sampled.candidates <= (q.candidatesFirstMax ?? CANDIDATES_FIRST_MAX)) {
+    const search = q.search(new SqlWhere(), indexTerm);
     hits = `hits AS MATERIALIZED (SELECT id, ${q.candidateColumns} FROM ${q.table} ${search.sql}), `;
     source = 'hits';
     where = q.columnFilters(search.continued());
   } else {
-    where = q.search(q.columnFilters(new SqlWhere()));
+    where = q.search(q.columnFilters(new SqlWhere()), indexTerm);
   }
   const bound = where.param(cap + 1);
   const limit = where.param(q.page.limit);

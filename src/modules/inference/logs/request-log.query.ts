@@ -285,7 +285,6 @@ export class RequestLogQuery {
     page: { limit: number; offset: number },
     order: string,
   ): Promise<{ rows: RequestLogEntity[]; total: number; stats: LogStats; capped: boolean }> {
-    const sampled = this.searchSample.search(term);
     const { rows, capped, measures } = await readSearchPage<RequestLogEntity>(this.db, {
       table: 'request_logs',
       idType: 'uuid',
@@ -295,8 +294,9 @@ export class RequestLogQuery {
       order,
       page,
       columnFilters: (w) => addColumnFilters(w, filters),
-      search: (w) => addSearch(w, term, sampled?.indexTerm),
-      candidatesFirst: !!sampled && sampled.candidates <= this.candidatesFirstMax,
+      search: (w, indexTerm) => addSearch(w, term, indexTerm),
+      sampled: this.searchSample.search(term),
+      candidatesFirstMax: this.candidatesFirstMax,
       measures: SUMS_OF_ROWS,
     });
     const stats = statsOf(sumsOf(measures));

@@ -188,7 +188,6 @@ export class McpToolLogQuery {
     page: { limit: number; offset: number; sort_by: McpLogSortField },
     order: string,
   ): Promise<{ rows: McpToolLogEntity[]; total: number; capped: boolean }> {
-    const sampled = this.searchSample.search(term);
     const { rows, total, capped } = await readSearchPage<McpToolLogEntity>(this.db, {
       table: 'mcp_tool_logs',
       idType: 'varchar',
@@ -198,8 +197,9 @@ export class McpToolLogQuery {
       order,
       page,
       columnFilters: (w) => addColumnFilters(w, filters),
-      search: (w) => addSearch(w, term, sampled?.indexTerm),
-      candidatesFirst: !!sampled && sampled.candidates <= this.candidatesFirstMax,
+      search: (w, indexTerm) => addSearch(w, term, indexTerm),
+      sampled: this.searchSample.search(term),
+      candidatesFirstMax: this.candidatesFirstMax,
     });
     return { rows: rows.map(normalizeRow), total, capped };
   }
