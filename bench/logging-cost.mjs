@@ -6,6 +6,7 @@
 // At the end the logged gateway's rows are counted against the requests it served (none may be missing).
 //
 // Usage: npm run build && node bench/logging-cost.mjs [seconds=8] [rounds=4] [--connections 50] [--scale-out]
+//        [--only unary|streaming]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,8 @@ const { values, positionals } = parseArgs({
   options: {
     connections: { type: 'string', default: '50' },
     'scale-out': { type: 'boolean', default: false },
+    // unary | streaming: one kind only (e.g. to profile it alone).
+    only: { type: 'string' },
   },
 });
 const seconds = Number(positionals[0] ?? 8);
@@ -55,7 +58,8 @@ await runBench(
       v.target = await wireGateway(v.gw, sim);
     }
     const summary = [];
-    for (const stream of [false, true]) {
+    const kinds = [false, true].filter((stream) => !values.only || values.only === (stream ? 'streaming' : 'unary'));
+    for (const stream of kinds) {
       const body = chatBody({ model: variants[0].target.model, stream });
       const check = stream ? isCompleteStream : isChatCompletion;
       const load = async (v, ms) => {

@@ -18,7 +18,7 @@ import { registerNulCheck } from './core/http/nul-check.js';
 import { RouteTable } from './core/http/route-table.js';
 import { NestPinoLogger } from './core/logging/nest-logger.js';
 import { MetricsService } from './core/metrics/metrics.service.js';
-import { buildOpenApiDocument, serveOpenApi } from './core/openapi/openapi.js';
+import { serveOpenApi } from './core/openapi/openapi.js';
 
 export interface CreateAppOptions {
   config: GatewayConfig;
@@ -73,7 +73,7 @@ export async function createGatewayApp(options: CreateAppOptions): Promise<Gatew
 
   app.useGlobalFilters(new GatewayErrorFilter(logger, routes));
   app.useGlobalPipes(createValidationPipe());
-  serveOpenApi(app, buildOpenApiDocument(app));
+  serveOpenApi(app);
   try {
     await app.init();
   } catch (err) {

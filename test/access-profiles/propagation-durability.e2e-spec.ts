@@ -1,6 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_JS, spawnGateway, type GatewayProcess } from '../helpers/gateway-process.js';
@@ -18,6 +16,7 @@ import {
   SIX_FIELDS,
   type Query,
 } from './propagation-kit.js';
+import { migratedAppDir } from '../helpers/databases.js';
 
 const USERS = 2000;
 /** Users whose copies already carry the new fields: skipped by both runs. */
@@ -42,7 +41,7 @@ describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL || !existsSync(MAIN_JS))(
     let admin: HttpClient;
 
     async function startWorker(): Promise<GatewayProcess> {
-      const gw = spawnGateway(['--role', 'worker', '--app-dir', mkdtempSync(join(tmpdir(), 'gw-worker-'))], env);
+      const gw = spawnGateway(['--role', 'worker', '--app-dir', migratedAppDir(env, 'gw-worker-')], env);
       await gw.waitForLine(/gateway worker started/, 60_000);
       return gw;
     }

@@ -134,5 +134,10 @@ describe('payload helpers', () => {
     const big = redactPayload({ text: 'x'.repeat(100_000) }) as any;
     expect(big.truncated).toBe(true);
     expect(big.preview.length).toBe(64 * 1024);
+    // Measured by its JSON: 20,000 characters fit, 11,000 control characters (six each as JSON escapes) do not.
+    expect(redactPayload({ text: 'x'.repeat(20_000), n: 1 })).toEqual({ text: 'x'.repeat(20_000), n: 1 });
+    const escaped = redactPayload({ text: '\u0001'.repeat(11_000) }) as any;
+    expect(escaped.truncated).toBe(true);
+    expect(escaped.original_chars).toBe(JSON.stringify({ text: '\u0001'.repeat(11_000) }).length);
   });
 });

@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BoundedLogDestination } from '../../src/core/logging/bounded-destination.js';
@@ -11,6 +9,7 @@ import { runModeEnv } from '../helpers/spawned-gateway.js';
 import { RUN_MODE } from '../helpers/test-env.js';
 import { LogCapture } from '../helpers/log-capture.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { migratedAppDir } from '../helpers/databases.js';
 
 describe('structured logs', () => {
   it('censors secret-bearing fields and auth headers by configuration', () => {
@@ -144,15 +143,7 @@ describe.skipIf(!existsSync(MAIN_JS))(`the gateway with stdout and stderr pipes 
     const setup = { 'X-Gateway-Setup-Token': 'log-pipe-setup-token-123456' };
     const child = spawn(
       process.execPath,
-      [
-        MAIN_JS,
-        '--port',
-        String(port),
-        '--app-dir',
-        mkdtempSync(join(tmpdir(), 'gw-logpipe-')),
-        '--log-level',
-        'debug',
-      ],
+      [MAIN_JS, '--port', String(port), '--app-dir', migratedAppDir(env, 'gw-logpipe-'), '--log-level', 'debug'],
       {
         env: {
           PATH: process.env.PATH ?? '',

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase } from '../helpers/databases.js';
+import { createScratchDatabase, migratedAppDir } from '../helpers/databases.js';
 import { freePort, MAIN_JS, spawnGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 import { HttpClient } from '../helpers/http.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/test-env.js';
@@ -89,7 +89,7 @@ describe.skipIf(!existsSync(MAIN_JS))('the gateway process (npm start)', () => {
   });
 
   it('--port 0 logs the port the OS bound, not 0', async () => {
-    const gw = spawnGateway(['--port', '0', '--app-dir', mkdtempSync(join(tmpdir(), 'gw-port0-'))], {
+    const gw = spawnGateway(['--port', '0', '--app-dir', migratedAppDir({}, 'gw-port0-')], {
       GATEWAY_SETUP_TOKEN: SETUP['X-Gateway-Setup-Token'],
     });
     running.push(gw);
@@ -175,7 +175,7 @@ describe.skipIf(!existsSync(MAIN_JS))('the gateway process (npm start)', () => {
     it('--role worker runs without HTTP', async () => {
       const port = await freePort();
       const gw = spawnGateway(
-        ['--role', 'worker', '--port', String(port), '--app-dir', mkdtempSync(join(tmpdir(), 'gw-worker-'))],
+        ['--role', 'worker', '--port', String(port), '--app-dir', migratedAppDir({}, 'gw-worker-')],
         {},
       );
       running.push(gw);

@@ -16,10 +16,13 @@ function touch(path: string, secondsAgo: number): void {
   utimesSync(path, at, at);
 }
 
-describe('npm start builds only when dist/ is missing or stale', () => {
-  it('runs the stale check before start, never an unconditional build', () => {
+describe('npm start and npm test build only when dist/ is missing or stale', () => {
+  it('runs the stale check before start and before the tests, never an unconditional build', () => {
     const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts.prestart).toBe('node scripts/build-if-stale.mjs');
+    for (const name of ['pretest', 'pretest:system', 'pretest:system:long']) {
+      expect(scripts[name]).toBe('node scripts/build-if-stale.mjs');
+    }
     expect(scripts.start).toMatch(/ dist\/src\/main\.js$/);
   });
 

@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createScratchDatabase, deleteRedisPrefix } from './databases.js';
+import { createScratchDatabase, deleteRedisPrefix, migratedAppDir } from './databases.js';
 import { spawnGateway, type GatewayProcess } from './gateway-process.js';
 import { HttpClient } from './http.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env.js';
@@ -39,12 +36,15 @@ export async function runModeEnv(): Promise<{ env: Record<string, string>; clean
   };
 }
 
-/** Spawns `node [nodeArgs] dist/src/main.js --port 0` and waits for its listening line; the bound port is read from that line. */
+/**
+ * Spawns `node [nodeArgs] dist/src/main.js --port 0` and waits for its listening line; the bound port is read from that
+ * line. Without `appDir` the process gets a new one holding the run's migrated embedded database (not a first start).
+ */
 export async function startSpawned(
   env: Record<string, string>,
   options: { args?: string[]; appDir?: string; cwd?: string; nodeArgs?: string[] } = {},
 ): Promise<SpawnedGateway> {
-  const appDir = options.appDir ?? mkdtempSync(join(tmpdir(), 'gw-spawned-'));
+  const appDir = options.appDir ?? migratedAppDir(env);
   const gw = spawnGateway(
     ['--port', '0', '--app-dir', appDir, ...(options.args ?? [])],
     env,

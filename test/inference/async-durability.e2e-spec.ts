@@ -10,6 +10,7 @@ import { RUN_MODE, TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/test-env
 import { startSimulator, type Simulator } from '../simulator/server.js';
 import type { CapturedRequest, ScenarioInput } from '../simulator/types.js';
 import { created, FAST_NETWORK, SETUP_TOKEN } from './inference-kit.js';
+import { migratedAppDir } from '../helpers/databases.js';
 
 /** Slow answers, 1 to 2 s, so a kill finds jobs at the provider and most others still waiting. */
 const SLOW: Omit<ScenarioInput, 'match'> = {
@@ -156,10 +157,10 @@ describe.skipIf(!existsSync(MAIN_JS))(`async jobs survive a killed process (${RU
   it.skipIf(RUN_MODE !== 'embedded')(
     'embedded: 50 slow jobs, SIGKILL, restart on the same app dir: every job finishes, none is sent twice',
     async () => {
-      const appDir = mkdtempSync(join(tmpdir(), 'gw-async-durable-'));
+      const env = { GATEWAY_SETUP_TOKEN: SETUP_TOKEN, GATEWAY_OUTBOUND_ALLOW_LOOPBACK: 'true' };
+      const appDir = migratedAppDir(env, 'gw-async-durable-');
       const concurrency = 4;
       writeFileSync(join(appDir, 'config.json'), JSON.stringify({ async_jobs: { concurrency } }));
-      const env = { GATEWAY_SETUP_TOKEN: SETUP_TOKEN, GATEWAY_OUTBOUND_ALLOW_LOOPBACK: 'true' };
       const first: SpawnedGateway = await startSpawned(env, { appDir });
       running.push(first.gw);
       const vk = await wire(first.http.withHeaders({ 'x-gateway-setup-token': SETUP_TOKEN }), sim);
@@ -229,7 +230,7 @@ describe.skipIf(!existsSync(MAIN_JS))(`async jobs survive a killed process (${RU
     });
 
     async function startWorker(env: Record<string, string>, configPath: string): Promise<GatewayProcess> {
-      const appDir = mkdtempSync(join(tmpdir(), 'gw-async-worker-'));
+      const appDir = migratedAppDir(env, 'gw-async-worker-');
       const gw = spawnGateway(['--role', 'worker', '--app-dir', appDir, '--config', configPath], env);
       running.push(gw);
       await gw.waitForLine(/gateway worker started/, 60_000);

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE, TEST_DATABASE_URL } from '../helpers/test-env.js';
@@ -13,6 +10,7 @@ import {
   dataSourceOf,
   expectError,
 } from '../auth/auth-helpers.js';
+import { migratedAppDir } from '../helpers/databases.js';
 
 const USERS = '/api/governance/users';
 const ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -29,7 +27,7 @@ const permissions = (gw: TestApp, token: string) =>
 describe(`a password change revokes the account's sessions (${RUN_MODE})`, () => {
   it("the admin's sessions survive a restart with the same password and die with a new admin_password", async () => {
     // The same database across restarts: the app dir on the embedded default, a kept database on Postgres.
-    const appDir = TEST_DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'gw-revoke-'));
+    const appDir = TEST_DATABASE_URL ? undefined : migratedAppDir({}, 'gw-revoke-');
     const config = (password: string) =>
       authEnabledConfig({
         encryption_key: ENCRYPTION_KEY,

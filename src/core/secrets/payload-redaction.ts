@@ -29,20 +29,45 @@ function withoutNul(text: string): string {
   return text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
 }
 
-function redactValue(value: unknown, depth: number, redact = true): unknown {
-  if (depth > 32) return '[depth limit]';
-  if (typeof value === 'string') return withoutNul(value);
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1, redact));
+/**
+ * An upper bound of a value's JSON length, summed during the walk: a string's characters count six times (the longest
+ * escape, `\uXXXX`), a number 24 (its longest form), anything else its longest literal. Only a payload whose bound
+ * passes the cap is serialized to be measured; a chat request's is far below it.
+ */
+interface JsonLengthBound {
+  chars: number;
+}
+
+const longestString = (text: string) => 2 + 6 * text.length;
+
+function redactValue(value: unknown, depth: number, redact = true, bound?: JsonLengthBound): unknown {
+  if (depth > 32) {
+    if (bound) bound.chars += 15;
+    return '[depth limit]';
+  }
+  if (typeof value === 'string') {
+    if (bound) bound.chars += longestString(value);
+    return withoutNul(value);
+  }
+  if (Array.isArray(value)) {
+    if (bound) bound.chars += 2 + value.length;
+    return value.map((v) => redactValue(v, depth + 1, redact, bound));
+  }
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
+    if (bound) bound.chars += 2;
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      out[withoutNul(k)] =
-        redact && SECRET_KEYS.has(k.toLowerCase()) && v !== '' && v !== null && v !== undefined
-          ? REDACTED
-          : redactValue(v, depth + 1, redact);
+      if (bound) bound.chars += longestString(k) + 2;
+      if (redact && SECRET_KEYS.has(k.toLowerCase()) && v !== '' && v !== null && v !== undefined) {
+        if (bound) bound.chars += REDACTED.length + 2;
+        out[withoutNul(k)] = REDACTED;
+      } else {
+        out[withoutNul(k)] = redactValue(v, depth + 1, redact, bound);
+      }
     }
     return out;
   }
+  if (bound) bound.chars += typeof value === 'number' ? 24 : 5;
   return value;
 }
 
@@ -54,7 +79,9 @@ export function jsonbSafe<T>(value: T): T {
 /** Redacts secrets and caps the size of a payload before it is stored in history. */
 export function redactPayload(value: unknown, maxChars = MAX_PAYLOAD_CHARS): unknown {
   if (value === undefined) return null;
-  const redacted = redactValue(value, 0);
+  const bound: JsonLengthBound = { chars: 0 };
+  const redacted = redactValue(value, 0, true, bound);
+  if (bound.chars <= maxChars) return redacted;
   const text = JSON.stringify(redacted) ?? 'null';
   if (text.length <= maxChars) return redacted;
   return { truncated: true, original_chars: text.length, preview: text.slice(0, maxChars) };
