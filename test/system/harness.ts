@@ -33,6 +33,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { startA2aAgent, type A2aAgent, type A2aAgentOptions } from '../helpers/a2a-agent.js';
+import { migratedAppDir } from '../helpers/databases.js';
 import { MAIN_JS, spawnGateway, type GatewayProcess } from '../helpers/gateway-process.js';
 import { HttpClient } from '../helpers/http.js';
 import { runModeEnv, startSpawned } from '../helpers/spawned-gateway.js';
@@ -95,7 +96,7 @@ export async function startNode(
   options: { appDir?: string; args?: string[]; port?: number } = {},
 ): Promise<GatewayNode> {
   const started = Date.now();
-  const appDir = options.appDir ?? mkdtempSync(join(tmpdir(), `gw-system-${role}-`));
+  const appDir = options.appDir ?? migratedAppDir(env, `gw-system-${role}-`);
   const args = ['--role', role, ...(options.args ?? [])];
   if (role === 'worker') {
     const gw = spawnGateway(['--app-dir', appDir, ...args], env);
