@@ -46,10 +46,19 @@ const MAX_BODY_BYTES = 256 * 1024;
 const CONCURRENCY = 8;
 /**
  * Tables that record requests by design, failed ones included (docs/auth.md, logs.md, mcp.md, agents.md): the audit
- * log, the request and MCP tool logs, the A2A operation history. Not compared in the authorized phase; in the refused
- * phase only the audit log may move.
+ * log, the request and MCP tool logs with their hourly rollups (kept by triggers on the log tables: the first log row
+ * of an hour adds a rollup row), the A2A operation history. Not compared in the authorized phase; in the refused phase
+ * only the audit log may move.
  */
-const LOG_TABLES = new Set(['audit_logs', 'request_logs', 'request_log_contents', 'mcp_tool_logs', 'agent_operations']);
+const LOG_TABLES = new Set([
+  'audit_logs',
+  'request_logs',
+  'request_log_contents',
+  'request_log_hourly',
+  'mcp_tool_logs',
+  'mcp_tool_log_hourly',
+  'agent_operations',
+]);
 
 /**
  * Refusals of the request as transported, before authentication by design (src/core/http): a URL that is not valid
