@@ -40,40 +40,36 @@ interface JsonLengthBound {
 
 const longestString = (text: string) => 2 + 6 * text.length;
 
-function redactValue(value: unknown, depth: number, redact = true, bound?: JsonLengthBound): unknown {
+function redactValue(value: unknown, depth: number, redact: boolean, bound: JsonLengthBound): unknown {
   if (depth > 32) {
-    if (bound) bound.chars += 15;
+    bound.chars += 15;
     return '[depth limit]';
   }
   if (typeof value === 'string') {
-    if (bound) bound.chars += longestString(value);
+    bound.chars += longestString(value);
     return withoutNul(value);
   }
   if (Array.isArray(value)) {
-    if (bound) bound.chars += 2 + value.length;
+    bound.chars += 2 + value.length;
     return value.map((v) => redactValue(v, depth + 1, redact, bound));
   }
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    if (bound) bound.chars += 2;
+    bound.chars += 2;
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (bound) bound.chars += longestString(k) + 2;
-      if (redact && SECRET_KEYS.has(k.toLowerCase()) && v !== '' && v !== null && v !== undefined) {
-        if (bound) bound.chars += REDACTED.length + 2;
-        out[withoutNul(k)] = REDACTED;
-      } else {
-        out[withoutNul(k)] = redactValue(v, depth + 1, redact, bound);
-      }
+      const secret = redact && SECRET_KEYS.has(k.toLowerCase()) && v !== '' && v !== null && v !== undefined;
+      bound.chars += longestString(k) + 2 + (secret ? REDACTED.length + 2 : 0);
+      out[withoutNul(k)] = secret ? REDACTED : redactValue(v, depth + 1, redact, bound);
     }
     return out;
   }
-  if (bound) bound.chars += typeof value === 'number' ? 24 : 5;
+  bound.chars += typeof value === 'number' ? 24 : 5;
   return value;
 }
 
 /** A JSON value as jsonb takes it (NUL characters removed), nothing redacted: error bodies. */
 export function jsonbSafe<T>(value: T): T {
-  return redactValue(value, 0, false) as T;
+  return redactValue(value, 0, false, { chars: 0 }) as T;
 }
 
 /** Redacts secrets and caps the size of a payload before it is stored in history. */
