@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { calendarPeriod } from '../../src/core/redis/counter-window.js';
 import { CounterStore, type CounterWindow, type ReserveItem } from '../../src/core/redis/counter.store.js';
 import { MemoryCounterStore } from '../../src/core/redis/memory-counter.store.js';
+import { RedisCounterStore } from '../../src/core/redis/redis-counter.store.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE, TEST_REDIS_URL } from '../helpers/test-env.js';
 
@@ -388,6 +389,81 @@ describe.skipIf(!TEST_REDIS_URL)('counter store in Redis, shared by replicas', (
     for (const ttl of ttls) expect(ttl).toBeGreaterThan(90_000 + 59_000);
     for (const ttl of ttls) expect(ttl).toBeLessThanOrEqual(90_000 + 120_000);
     expect(Math.max(...ttls) - Math.min(...ttls)).toBeLessThan(1000);
+  });
+
+  it('calls made while a script run is in flight go together in the next one, each with its own answer', async () => {
+    // A store of our own on its own connection, so the script runs counted are this test's alone.
+    const connection = new Redis(TEST_REDIS_URL!);
+    let runs = 0;
+    const evalsha = connection.evalsha.bind(connection) as (...args: unknown[]) => Promise<unknown>;
+    (connection as unknown as { evalsha: (...args: unknown[]) => Promise<unknown> }).evalsha = (...args) => {
+      runs++;
+      return evalsha(...args);
+    };
+    try {
+      const store = new RedisCounterStore(connection, gw.config.redis_prefix);
+      const shared = key('batch-shared');
+      const results = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => store.reserve([item(shared, 1, 30), item(key(`own-${i}`), 2, 5)], 10_000)),
+      );
+      expect(results.filter((r) => r.ok)).toHaveLength(30);
+      // Made in one tick, the 60 calls go in one run (a NOSCRIPT retry would add one).
+      expect(runs).toBeLessThanOrEqual(3);
+      const ok = results.flatMap((r) => (r.ok ? [r] : []));
+      // Each answer is that call's own: the shared counter's usage counts up through the batch, one by one.
+      expect(ok.map((r) => r.states[0]!.used).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 30 }, (_, i) => i + 1),
+      );
+      const refused = results.find((r) => !r.ok);
+      expect(refused).toMatchObject({ ok: false, key: shared, current: 0, reserved: 30, limit: 30 });
+
+      // Settled together: commits, releases and a second settlement of one reservation in the same run.
+      runs = 0;
+      const first = ok[0]!.reservationId;
+      const settled = await Promise.all([
+        store.commit(first),
+        store.release(first),
+        ...ok.slice(1).map((r, i) => (i % 2 ? store.release(r.reservationId) : store.commit(r.reservationId))),
+      ]);
+      expect(runs).toBeLessThanOrEqual(3);
+      expect(settled.filter((done) => done)).toHaveLength(30);
+      expect(settled.slice(0, 2)).toEqual([true, false]);
+      // 1 (the first) + 15 commits of the 29 others, nothing held.
+      expect(await store.get(shared, MINUTE)).toMatchObject({ value: 16, reserved: 0 });
+    } finally {
+      connection.disconnect();
+    }
+  });
+
+  it('a script run that fails fails every call in it, and the next run goes on', async () => {
+    const connection = new Redis(TEST_REDIS_URL!);
+    try {
+      const store = new RedisCounterStore(connection, gw.config.redis_prefix);
+      const broken = key('batch-broken');
+      const fine = key('batch-fine');
+      // A held key of the wrong type: the script's first command on it fails, and with it the whole run.
+      await connection.set(`${gw.config.redis_prefix}:counters:fixed:held:${broken}`, 'not a sorted set', 'PX', 60_000);
+      await connection.hset(`${gw.config.redis_prefix}:counters:fixed:meta:${broken}`, {
+        c: '1',
+        h: '1',
+        x: String(Date.now() + 180_000),
+      });
+      await connection.pexpire(`${gw.config.redis_prefix}:counters:fixed:meta:${broken}`, 60_000);
+      // The first call goes alone; the two made while it is in flight go together in the next run.
+      const first = store.increment(fine, 1, MINUTE);
+      await new Promise((resolve) => setImmediate(resolve));
+      const together = await Promise.allSettled([
+        store.reserve([item(broken, 1, 10)], 10_000),
+        store.increment(fine, 1, MINUTE),
+      ]);
+      expect(await first).toMatchObject({ value: 1 });
+      expect(together.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      expect(String((together[0] as PromiseRejectedResult).reason)).toMatch(/WRONGTYPE/);
+      // Nothing of the failed run was written: the fine counter holds only the first call's hit.
+      expect(await store.get(fine, MINUTE)).toMatchObject({ value: 1, reserved: 0 });
+    } finally {
+      connection.disconnect();
+    }
   });
 
   it('keys live under <redis_prefix>:counters:, expire, and carry no unreadable name', async () => {

@@ -50,8 +50,8 @@ export type ReserveResult =
     };
 
 /**
- * Shared counters for budgets, rate limits, circuit breakers and throttles: in Redis when `redis_url` is set (one Lua
- * script per call, so every replica sharing `redis_prefix` sees one exact count), else in this process's memory with
+ * Shared counters for budgets, rate limits, circuit breakers and throttles: in Redis when `redis_url` is set (atomic Lua
+ * script runs, so every replica sharing `redis_prefix` sees one exact count), else in this process's memory with
  * the same semantics. Inject it by this class.
  *
  * Amounts are finite numbers >= 0 and may be fractional (USD): stored as IEEE doubles, so integers are exact up to

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { Clock, SystemClock } from '../clock/clock.js';
-import { COUNTER_SCRIPTS } from './counter-scripts.js';
+import { CounterBatcher, type CounterBatchWriter } from './counter-batch.js';
 import {
   assertActual,
   assertNamespace,
@@ -17,6 +17,11 @@ import {
 } from './counter.store.js';
 import { assertAmount, assertWindow, newWindowEnd, windowLayout, type CounterWindow } from './counter-window.js';
 
+/** Counters whose keys are kept built, per layout, at most. */
+const MAX_KNOWN_KEYS = 10_000;
+
+type CounterKeys = readonly [meta: string, hits: string, held: string];
+
 /** Records of own reservations kept in memory at most (beyond it the oldest go; settling them reads Redis). */
 const MAX_OWN_RECORDS = 100_000;
 
@@ -26,8 +31,9 @@ interface ReservationRecord {
 }
 
 /**
- * Counters in Redis, one Lua script per call. Keys: `<redis_prefix>:<namespace>:<layout>:<meta|hits|held>:<name>`
- * (layout `fixed` or `rolling`, name readable or `#<sha256>`) and `<redis_prefix>:<namespace>:reservation:<id>`.
+ * Counters in Redis: calls go in batches, one Lua script run each (`CounterBatcher`). Keys:
+ * `<redis_prefix>:<namespace>:<layout>:<meta|hits|held>:<name>` (layout `fixed` or `rolling`, name readable or
+ * `#<sha256>`) and `<redis_prefix>:<namespace>:reservation:<id>`.
  * Every key a script touches is passed in KEYS; Redis Cluster is still not supported (one reservation spans counters
  * of different owners, which would sit in different slots).
  */
@@ -36,23 +42,29 @@ export class RedisCounterStore extends CounterStore {
   private readonly base: string;
   /**
    * The records of this process's own outstanding reservations, so settling one needs no round trip to read it back
-   * (the script still ends it only if Redis holds the same record). Oldest first; dropped once settled or expired.
+   * (the script still ends it only if its record is still in Redis). Oldest first; dropped once settled or expired.
    */
-  private readonly own = new Map<string, { raw: string; items: ReservationRecord['items']; until: number }>();
+  private readonly own = new Map<string, { items: ReservationRecord['items']; until: number }>();
+  private readonly batcher: CounterBatcher;
+  /** Each counter's Redis keys by name, per layout (building them, a hash for odd names included, costs per call). */
+  private readonly keysOf = { fixed: new Map<string, CounterKeys>(), rolling: new Map<string, CounterKeys>() };
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     namespace = DEFAULT_COUNTER_NAMESPACE,
     private readonly clock: Clock = new SystemClock(),
+    batcher?: CounterBatcher,
   ) {
     super();
     assertNamespace(namespace);
     this.base = `${prefix}:${namespace}`;
+    this.batcher = batcher ?? new CounterBatcher(redis, clock);
   }
 
+  /** Shares this store's batches (keys are whole in every call). */
   scoped(namespace: string): CounterStore {
-    return new RedisCounterStore(this.redis, this.prefix, namespace, this.clock);
+    return new RedisCounterStore(this.redis, this.prefix, namespace, this.clock, this.batcher);
   }
 
   async increment(key: string, amount: number, window: CounterWindow): Promise<CounterState> {
@@ -76,37 +88,42 @@ export class RedisCounterStore extends CounterStore {
 
   async reserve(items: ReserveItem[], ttlMs: number): Promise<ReserveResult> {
     assertReserve(items, ttlMs);
-    const now = this.clock.now();
     const reservationId = randomUUID();
     const record: ReservationRecord = { items: items.map(({ key, window, amount }) => ({ key, window, amount })) };
-    const keys = [this.recordKey(reservationId), ...items.flatMap((item) => this.counterKeys(item.key, item.window))];
     const raw = JSON.stringify(record);
-    const args: Array<string | number> = [now, ttlMs, ttlMs + LATE_COMMIT_GRACE_MS, raw];
-    for (const item of items) {
-      args.push(
-        windowLayout(item.window),
-        this.param(item.window, now),
-        String(item.amount),
-        String(item.limit),
-        heldMember(reservationId, item.amount),
-      );
-    }
-    const result = (await COUNTER_SCRIPTS.reserve.run(this.redis, keys, args)) as [number, ...string[]];
-    if (result[0] === 1) {
-      this.remember(reservationId, raw, record.items, now + ttlMs + LATE_COMMIT_GRACE_MS);
-      const states = items.map((_, i) => ({ used: Number(result[1 + 2 * i]), resetAt: Number(result[2 + 2 * i]) }));
-      return { ok: true, reservationId, states };
-    }
-    const [, index, current, reserved, retryAfterMs] = result as unknown as [0, number, string, string, string];
-    const item = items[index - 1] as ReserveItem;
-    return {
-      ok: false,
-      key: item.key,
-      current: Number(current),
-      reserved: Number(reserved),
-      limit: item.limit,
-      retryAfterMs: Math.ceil(Number(retryAfterMs)),
-    };
+    return this.batcher.run((batch, now) => {
+      const recordIndex = batch.record(this.recordKey(reservationId));
+      const call: unknown[] = ['r', recordIndex, ttlMs, ttlMs + LATE_COMMIT_GRACE_MS, batch.text(raw), items.length];
+      for (const item of items) {
+        const { amount, limit, window } = item;
+        call.push(
+          this.counterOf(batch, item),
+          this.param(window, now),
+          amount,
+          limit,
+          heldMember(reservationId, amount),
+        );
+      }
+      batch.add(call);
+      return (answer): ReserveResult => {
+        const result = answer as [number, ...Array<string | number>];
+        if (result[0] === 1) {
+          this.remember(reservationId, record.items, now + ttlMs + LATE_COMMIT_GRACE_MS);
+          const states = items.map((_, i) => ({ used: Number(result[1 + 2 * i]), resetAt: Number(result[2 + 2 * i]) }));
+          return { ok: true, reservationId, states };
+        }
+        const [, index, current, reserved, retryAfterMs] = result as unknown as [0, number, string, string, string];
+        const item = items[index - 1] as ReserveItem;
+        return {
+          ok: false,
+          key: item.key,
+          current: Number(current),
+          reserved: Number(reserved),
+          limit: item.limit,
+          retryAfterMs: Math.ceil(Number(retryAfterMs)),
+        };
+      };
+    });
   }
 
   async commit(reservationId: string, actual?: Record<string, number>): Promise<boolean> {
@@ -118,11 +135,6 @@ export class RedisCounterStore extends CounterStore {
     return this.settle(reservationId, 'release', {});
   }
 
-  /**
-   * The record is this process's own (kept since the reserve) or read from Redis (the windows it names need
-   * JavaScript's calendar to resolve); the script ends it only if it is still the same record, so two settles of one
-   * reservation cannot both count.
-   */
   async putRecord(key: string, value: string, ttlMs: number): Promise<void> {
     assertRecordTtl(ttlMs);
     await this.redis.set(this.storedRecordKey(key), value, 'PX', ttlMs);
@@ -154,46 +166,55 @@ export class RedisCounterStore extends CounterStore {
     return this.redis.del(...keys.map((key) => this.storedRecordKey(key)));
   }
 
+  /**
+   * The record is this process's own (kept since the reserve) or read from Redis (the windows it names need
+   * JavaScript's calendar to resolve); the script ends it only if it is still in Redis (a reservation id is never
+   * reused), so two settles of one reservation cannot both count.
+   */
   private async settle(reservationId: string, mode: 'commit' | 'release', actual: Record<string, number>) {
     const recordKey = this.recordKey(reservationId);
     const mine = this.own.get(reservationId);
     this.own.delete(reservationId);
-    const raw = mine?.raw ?? (await this.redis.get(recordKey));
-    if (raw === null) return false;
-    const items = mine?.items ?? (JSON.parse(raw) as ReservationRecord).items;
+    let items = mine?.items;
+    if (!items) {
+      const raw = await this.redis.get(recordKey);
+      if (raw === null) return false;
+      items = (JSON.parse(raw) as ReservationRecord).items;
+    }
     for (const key of Object.keys(actual)) {
       if (!items.some((item) => item.key === key)) throw new RangeError(`${key} is not reserved`);
     }
-    const now = this.clock.now();
-    const keys = [recordKey, ...items.flatMap((item) => this.counterKeys(item.key, item.window))];
-    const args: Array<string | number> = [now, raw, mode];
-    for (const item of items) {
-      args.push(
-        windowLayout(item.window),
-        this.param(item.window, now),
-        heldMember(reservationId, item.amount),
-        String(actual[item.key] ?? item.amount),
-      );
-    }
-    return (await COUNTER_SCRIPTS.settle.run(this.redis, keys, args)) === 1;
+    return this.batcher.run((batch, now) => {
+      const call: unknown[] = ['s', batch.record(recordKey), mode, items.length];
+      for (const item of items) {
+        const amount = actual[item.key] ?? item.amount;
+        const member = heldMember(reservationId, item.amount);
+        call.push(this.counterOf(batch, item), this.param(item.window, now), member, amount, String(amount));
+      }
+      batch.add(call);
+      return (answer) => answer === 1;
+    });
   }
 
   /** Keeps a reservation's record until it is settled or can no longer be; expired ones go from the oldest end. */
-  private remember(id: string, raw: string, items: ReservationRecord['items'], until: number): void {
+  private remember(id: string, items: ReservationRecord['items'], until: number): void {
     const now = this.clock.now();
     for (const [oldId, entry] of this.own) {
       if (entry.until > now && this.own.size < MAX_OWN_RECORDS) break;
       this.own.delete(oldId);
     }
-    this.own.set(id, { raw, items, until });
+    this.own.set(id, { items, until });
   }
 
-  private async run(key: string, window: CounterWindow, amount: string): Promise<CounterState> {
-    const now = this.clock.now();
-    const args = [now, windowLayout(window), this.param(window, now), amount];
-    const result = (await COUNTER_SCRIPTS.increment.run(this.redis, this.counterKeys(key, window), args)) as string[];
-    const [value, reserved, resetAt] = result.map(Number) as [number, number, number];
-    return { value, reserved, resetAt };
+  private run(key: string, window: CounterWindow, amount: string): Promise<CounterState> {
+    return this.batcher.run((batch, now) => {
+      const number = amount === '' ? false : Number(amount);
+      batch.add(['i', this.counterOf(batch, { key, window }), this.param(window, now), number, amount]);
+      return (answer) => {
+        const [value, reserved, resetAt] = (answer as string[]).map(Number) as [number, number, number];
+        return { value, reserved, resetAt };
+      };
+    });
   }
 
   /** The end of a fixed window starting now, or the rolling window's length. */
@@ -201,10 +222,23 @@ export class RedisCounterStore extends CounterStore {
     return window.kind === 'rolling' ? window.ms : newWindowEnd(window, now);
   }
 
-  private counterKeys(key: string, window: CounterWindow): [string, string, string] {
-    const at = `${this.base}:${windowLayout(window)}`;
-    const name = storedCounterName(key);
-    return [`${at}:meta:${name}`, `${at}:hits:${name}`, `${at}:held:${name}`];
+  private counterOf(batch: CounterBatchWriter, { key, window }: { key: string; window: CounterWindow }): number {
+    return batch.counter(this.counterKeys(key, window), windowLayout(window));
+  }
+
+  private counterKeys(key: string, window: CounterWindow): CounterKeys {
+    const layout = windowLayout(window);
+    const known = this.keysOf[layout];
+    let keys = known.get(key);
+    if (!keys) {
+      const at = `${this.base}:${layout}`;
+      const name = storedCounterName(key);
+      keys = [`${at}:meta:${name}`, `${at}:hits:${name}`, `${at}:held:${name}`];
+      // The same few counters serve every request; any caller-chosen names (login failures) cannot grow it unbounded.
+      if (known.size >= MAX_KNOWN_KEYS) known.clear();
+      known.set(key, keys);
+    }
+    return keys;
   }
 
   /** A `putRecord` record (its key as given: records are read back by prefix). */
@@ -217,7 +251,7 @@ export class RedisCounterStore extends CounterStore {
   }
 }
 
-/** Built here and parsed by the scripts (`tonumber` reads JavaScript's shortest round-trip form exactly). */
+/** A hold's member in held: the scripts read its amount back from the text after `|`. */
 function heldMember(reservationId: string, amount: number): string {
   return `${reservationId}|${amount}`;
 }
