@@ -2,23 +2,25 @@
 // gateway with a virtual key that no budget or limit covers (ungoverned: no counter work at all) and with one covered
 // at three levels (its provider config, the key itself and its team), each level with a budget and a request + token rate
 // limit, all far above what the run spends: every governed request reserves at 9 counters in one atomic call and
-// settles them after the answer. Run on the embedded default (in-process counters), then on Postgres + Redis (one Lua
-// script per reservation and per settlement; --embedded-only or --redis-only for one of them). Each part: a warm-up
+// settles them after the answer. Run on the embedded default (in-process counters), then on Postgres + Redis (counter
+// calls batched into Lua script runs; --embedded-only or --redis-only for one of them). Each part: a warm-up
 // of each key, then alternating rounds (ungoverned, governed; governed, ungoverned; …) so load noise hits both.
-// Target: governed throughput >= 0.90x the ungoverned one. Every response is checked (a 200 chat.completion with
+// Target: governed throughput >= 0.90x the ungoverned one. Each side also reports the CPU per request of the gateway
+// process and, on Redis, of the Redis server. Every response is checked (a 200 chat.completion with
 // usage); refusals or errors fail the run.
 //
 // Usage: npm run build && node bench/governance.mjs [seconds=10] [connections=32] [--rounds 3] [--warmup 2]
-//          [--log-level warn] [--embedded-only | --redis-only]
+//          [--log-level warn] [--embedded-only | --redis-only] [--only governed | ungoverned]
 // Redis part: a scratch Postgres database and Redis prefix (BENCH_DATABASE_URL, BENCH_REDIS_URL; bench/lib/scale-out.mjs).
 import { parseArgs } from 'node:util';
 import { runBench } from './lib/cleanup.mjs';
 import { startGateway } from './lib/gateway.mjs';
 import { createGovernedKey } from './lib/governed-key.mjs';
-import { chatBody, isChatCompletion, MODEL, spawnSimulator, wireGateway } from './lib/inference.mjs';
+import { chatBody, cpuMs, isChatCompletion, MODEL, spawnSimulator, wireGateway } from './lib/inference.mjs';
 import { alternate, formatLoad, ratio } from './lib/load.mjs';
 import { machineLine } from './lib/report.mjs';
 import { createScratchScaleOut } from './lib/scale-out.mjs';
+import { Redis } from 'ioredis';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -28,6 +30,8 @@ const { values, positionals } = parseArgs({
     'log-level': { type: 'string', default: 'warn' },
     'embedded-only': { type: 'boolean', default: false },
     'redis-only': { type: 'boolean', default: false },
+    // One side alone (to profile it: BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof').
+    only: { type: 'string' },
   },
 });
 const seconds = Number(positionals[0] ?? 10);
@@ -36,6 +40,14 @@ const rounds = Number(values.rounds);
 const warmup = Number(values.warmup);
 const modes = values['embedded-only'] ? ['embedded'] : values['redis-only'] ? ['redis'] : ['embedded', 'redis'];
 const TARGET = 0.9;
+
+/** CPU the Redis server has used so far, in ms (0 without Redis). */
+async function redisCpuMs(redis) {
+  if (!redis) return 0;
+  const info = await redis.info('cpu');
+  const field = (name) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return (field('used_cpu_user') + field('used_cpu_sys')) * 1000;
+}
 
 /** The governed path really is governed: the rate-limit headers of the tightest level are on the answer. */
 async function assertGoverned(url, value, body) {
@@ -80,12 +92,43 @@ await runBench(
         check: isChatCompletion,
         connections,
       });
-      const res = await alternate(
-        { ungoverned: target(wired.vk.value), governed: target(governed) },
-        { rounds, roundMs: seconds * 1000, warmupMs: warmup * 1000 },
+      // CPU per request of the gateway process and, on Redis, of the Redis server (INFO cpu: this bench is its only
+      // client), summed over the measured rounds: steadier than req/s on a machine whose cores everything shares.
+      const redis = db ? new Redis(db.env.REDIS_URL) : undefined;
+      const cpu = {
+        ungoverned: { gateway: 0, redis: 0, requests: 0 },
+        governed: { gateway: 0, redis: 0, requests: 0 },
+      };
+      const around = async (name, run) => {
+        const [gateway, server] = [cpuMs(gw.pid), await redisCpuMs(redis)];
+        const r = await run();
+        cpu[name].gateway += cpuMs(gw.pid) - gateway;
+        cpu[name].redis += (await redisCpuMs(redis)) - server;
+        cpu[name].requests += r.requests;
+        return r;
+      };
+      const targets = { ungoverned: target(wired.vk.value), governed: target(governed) };
+      if (values.only) {
+        if (!(values.only in targets)) throw new Error('--only takes governed or ungoverned');
+        for (const name of Object.keys(targets)) if (name !== values.only) delete targets[name];
+      }
+      const res = await alternate(targets, { rounds, roundMs: seconds * 1000, warmupMs: warmup * 1000, around });
+      redis?.disconnect();
+      const perRequest = (name) =>
+        `gateway CPU ${(cpu[name].gateway / cpu[name].requests).toFixed(3)} ms/req` +
+        (redis ? `, Redis CPU ${(cpu[name].redis / cpu[name].requests).toFixed(3)} ms/req` : '');
+      if (values.only) {
+        console.log(formatLoad(`  ${values.only}`, res[values.only]) + `; ${perRequest(values.only)}`);
+        await gw.stop();
+        await db?.drop();
+        continue;
+      }
+      console.log(
+        formatLoad('  ungoverned (no budget or limit)          ', res.ungoverned) + `; ${perRequest('ungoverned')}`,
       );
-      console.log(formatLoad('  ungoverned (no budget or limit)          ', res.ungoverned));
-      console.log(formatLoad('  governed (3 levels x budget + rate limit)', res.governed));
+      console.log(
+        formatLoad('  governed (3 levels x budget + rate limit)', res.governed) + `; ${perRequest('governed')}`,
+      );
       const share = res.governed.rps / res.ungoverned.rps;
       console.log(
         `  governed/ungoverned: throughput ${ratio(res.governed.rps, res.ungoverned.rps)} (target >= ${TARGET.toFixed(2)}x), ` +

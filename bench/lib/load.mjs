@@ -168,16 +168,20 @@ export function formatLoad(label, r) {
 /**
  * Side-by-side measurement: a warm-up of each target, then `rounds` rounds in which every target runs once for
  * `roundMs`, the order flipping each round (A B, B A, A B, …) so load noise on the machine hits every target alike.
- * `targets` is `{ name: runLoad options without durationMs }`; returns `{ name: merged result }`.
+ * `targets` is `{ name: runLoad options without durationMs }`; returns `{ name: merged result }`. `around(name, run)`
+ * wraps each measured round (to read CPU counters before and after it); it resolves to run()'s result.
  */
-export async function alternate(targets, { rounds = 3, roundMs = 10_000, warmupMs = 2000, log = console.log } = {}) {
+export async function alternate(
+  targets,
+  { rounds = 3, roundMs = 10_000, warmupMs = 2000, log = console.log, around = (_name, run) => run() } = {},
+) {
   const names = Object.keys(targets);
   for (const name of names) await runLoad({ ...targets[name], durationMs: warmupMs });
   const runs = Object.fromEntries(names.map((n) => [n, []]));
   for (let i = 0; i < rounds && !isStopping(); i++) {
     const order = i % 2 === 0 ? names : [...names].reverse();
     for (const name of order) {
-      const r = await runLoad({ ...targets[name], durationMs: roundMs });
+      const r = await around(name, () => runLoad({ ...targets[name], durationMs: roundMs }));
       runs[name].push(r);
       log?.(
         `  round ${i + 1} ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`,

@@ -6,10 +6,20 @@ export class TimedOut extends Error {}
  * later rejection is swallowed rather than left unhandled.
  */
 export function withTimeout<T>(promise: Promise<T>, ms: number, what = 'call'): Promise<T> {
-  promise.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimedOut(`${what} got no answer in ${ms} ms`)), ms);
+  // One promise and one timer (no race, no finally): it wraps every governed request's counter calls.
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new TimedOut(`${what} got no answer in ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        // Passed on as it came, as Promise.race did.
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+        reject(err);
+      },
+    );
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
