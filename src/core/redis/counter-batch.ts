@@ -52,8 +52,12 @@ export class CounterBatcher {
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) await this.send(this.queue.splice(0, MAX_BATCH_CALLS));
-    this.sending = false;
+    try {
+      while (this.queue.length > 0) await this.send(this.queue.splice(0, MAX_BATCH_CALLS));
+    } finally {
+      // Never left set: a batcher that believes a run is in flight would hold every later call.
+      this.sending = false;
+    }
   }
 
   private async send(calls: QueuedCall[]): Promise<void> {
@@ -88,18 +92,31 @@ export class CounterBatcher {
         batch.calls.push(call);
       },
     };
-    const readers = calls.map((call) => call.write(writer, now));
+    // A call that cannot write itself fails alone; the others go.
+    const sent: Array<{ call: QueuedCall; read: (answer: unknown) => unknown }> = [];
+    for (const call of calls) {
+      const before = batch.calls.length;
+      try {
+        const read = call.write(writer, now);
+        if (batch.calls.length !== before + 1) throw new Error('a counter call adds exactly one call to its batch');
+        sent.push({ call, read });
+      } catch (err) {
+        batch.calls.length = before;
+        call.reject(err);
+      }
+    }
+    if (sent.length === 0) return;
     let answers: unknown[];
     try {
       const keys = [...counterKeys, ...recordKeys];
       answers = (await COUNTER_BATCH_SCRIPT.run(this.redis, keys, [now, JSON.stringify(batch), ...texts])) as unknown[];
     } catch (err) {
-      for (const call of calls) call.reject(err);
+      for (const { call } of sent) call.reject(err);
       return;
     }
-    calls.forEach((call, i) => {
+    sent.forEach(({ call, read }, i) => {
       try {
-        call.resolve(readers[i]!(answers[i]));
+        call.resolve(read(answers[i]));
       } catch (err) {
         call.reject(err);
       }
