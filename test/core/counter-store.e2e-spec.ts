@@ -164,6 +164,26 @@ describe.each(subjects)('counter store: $name', ({ store: storeOf }) => {
     expect(await store.get(k, MINUTE)).toMatchObject({ value: 1, reserved: 1 });
   });
 
+  it('a late commit and a reservation made at once (one script run on Redis) leave the other holds counted', async () => {
+    const store = storeOf();
+    const k = key('late-and-new');
+    const kept = await store.reserve([item(k, 2, 10)], 60_000);
+    const late = await store.reserve([item(k, 3, 10)], 200);
+    if (!kept.ok || !late.ok) throw new Error('refused');
+    await sleep(230);
+    // The late hold expired but nothing has read the counter since: the commit ends it, the reservation after it
+    // drops expired holds. The ended one is not dropped twice, and the kept one still counts.
+    const [committed, next] = await Promise.all([
+      store.commit(late.reservationId),
+      store.reserve([item(k, 1, 10)], 60_000),
+    ]);
+    expect(committed).toBe(true);
+    expect(next).toMatchObject({ ok: true, states: [{ used: 3 + 2 + 1 }] });
+    expect(await store.get(k, MINUTE)).toMatchObject({ value: 3, reserved: 3 });
+    expect(kept.ok && (await store.release(kept.reservationId))).toBe(true);
+    expect(await store.get(k, MINUTE)).toMatchObject({ value: 3, reserved: 1 });
+  });
+
   it('200 concurrent reserves of 1 with limit 50: exactly 50 succeed, and committing them uses exactly 50', async () => {
     const store = storeOf();
     const k = key('race');

@@ -75,7 +75,8 @@ local function load(kind, meta, hits, held, param)
   return c
 end
 
--- Drops the expired holds (and subtracts them); none left: an exact zero.
+-- Drops the expired holds (and subtracts them); none left: an exact zero. A hold this batch has ended already is still
+-- in held (save removes it) but no longer counted: it is skipped.
 local function prune_holds(c)
   if c.c > 0 and c.x and NOW >= c.x - MARGIN_MS then
     -- Every hold expires a margin before x: all of them have.
@@ -85,11 +86,13 @@ local function prune_holds(c)
     local expired = redis.call('ZRANGEBYSCORE', c.held, '-inf', NOW_TEXT)
     if #expired > 0 then
       for _, member in ipairs(expired) do
-        c.h = c.h - amount_of(member)
-        c.present[member] = nil
+        if not c.ended[member] then
+          c.h = c.h - amount_of(member)
+          c.c = c.c - 1
+          c.present[member] = nil
+        end
       end
       redis.call('ZREMRANGEBYSCORE', c.held, '-inf', NOW_TEXT)
-      c.c = c.c - #expired
       c.holds_changed = true
     end
   end
@@ -183,7 +186,7 @@ end
 -- was read for every member the batch ends on this counter at once (present); save removes them with one ZREM.
 local function unhold(c, member)
   if c.c <= 0 or not c.present[member] then return end
-  c.present[member] = nil
+  c.present[member], c.ended[member] = nil, true
   c.removes[#c.removes + 1] = member
   c.c = c.c - 1
   c.h = c.h - amount_of(member)
@@ -273,7 +276,7 @@ local function counter(index, param)
   if not c then
     local k = (index - 1) * 3
     c = load(layouts[index], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], param)
-    c.adds, c.removes, c.present = {}, {}, {}
+    c.adds, c.removes, c.present, c.ended = {}, {}, {}, {}
     local members = ending[index]
     if members and c.c > 0 then
       local scores = redis.call('ZMSCORE', c.held, unpack(members))
