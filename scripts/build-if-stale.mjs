@@ -2,7 +2,8 @@
 // sources, so a start or a test run after the first one costs no build (a full tsc run takes 15-25 s on a small
 // machine; CI's second and third test runs used to build again for nothing).
 // Stale means: a source under src/, migrations/ or test/simulator/ (the built simulator the suites spawn) has no
-// compiled file, or is newer than it, or a tsconfig file is newer than the oldest compiled file. `--check` prints the verdict and exits 1 when a build is needed.
+// compiled file, or is newer than it, or a tsconfig file is newer than the oldest compiled file. `--check` prints the
+// verdict and exits 1 when a build is needed.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
