@@ -10,6 +10,7 @@ import {
   expectRefusal,
   governProvider,
   quota,
+  settledQuota,
   startGovernedStack,
   upstreamCalls,
   type GovernedKey,
@@ -197,6 +198,33 @@ describe('rate limits on the request path', () => {
     expect(res.headers.get('x-ratelimit-limit-requests')).toBe('3');
     expect(res.headers.get('x-ratelimit-remaining-requests')).toBe('2');
     expect(res.headers.get('x-ratelimit-reset-requests')).toBe('1h0m0s');
+  });
+
+  it('far below its limits (leased counters on Redis), each answer counts down by one and the quota counts all', async () => {
+    const { body, cost, tokens, usage } = exactChat();
+    answerWith(s, usage);
+    const key = await createKey(s, {
+      name: 'rl-far',
+      budgets: [{ max_limit: 100_000 * cost, reset_duration: '1h' }],
+      rate_limit: {
+        request_max_limit: 10_000,
+        request_reset_duration: '1m',
+        token_max_limit: 100_000 * tokens,
+        token_reset_duration: '1m',
+      },
+    });
+    const remaining: Array<[number, number]> = [];
+    for (let i = 0; i < 60; i++) {
+      const res = await chat(key, body);
+      expect(res.status, res.text).toBe(200);
+      const header = (unit: string) => Number(res.headers.get(`x-ratelimit-remaining-${unit}`));
+      remaining.push([header('requests'), header('tokens')]);
+    }
+    expect(remaining).toEqual(Array.from({ length: 60 }, (_, i) => [9_999 - i, (100_000 - i - 1) * tokens]));
+    expect(upstreamCalls(s)).toBe(60);
+    const view = await settledQuota(key);
+    expect(view.rate_limits[0]).toMatchObject({ request_current_usage: 60, token_current_usage: 60 * tokens });
+    expect(view.budgets[0].current_usage).toBeCloseTo(60 * cost, 12);
   });
 
   it('a key without limits gets no x-ratelimit headers', async () => {

@@ -151,6 +151,11 @@ export class MemoryCounterStore extends CounterStore {
   }
 
   async reserve(items: ReserveItem[], ttlMs: number): Promise<ReserveResult> {
+    return this.reserveLocally(items, ttlMs);
+  }
+
+  /** Every reservation is decided in this process. */
+  override reserveLocally(items: ReserveItem[], ttlMs: number): ReserveResult {
     assertReserve(items, ttlMs);
     const now = this.tick();
     const states: ReservedState[] = [];

@@ -5,6 +5,7 @@ import { CacheFactory } from '../cache/cache.factory.js';
 import { Clock } from '../clock/clock.js';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { LOGGER } from '../logging/logging.module.js';
+import { LeasedCounterStore } from './counter-leases.js';
 import { CounterStore } from './counter.store.js';
 import { InvalidationBus, LocalInvalidationBus } from './invalidation.bus.js';
 import { MemoryCounterStore } from './memory-counter.store.js';
@@ -33,9 +34,15 @@ import { REDIS } from './redis.module.js';
     },
     {
       provide: CounterStore,
-      inject: [REDIS, GatewayConfig, Clock],
-      useFactory: (redis: Redis | null, config: GatewayConfig, clock: Clock): CounterStore =>
-        redis ? new RedisCounterStore(redis, config.redis_prefix, undefined, clock) : new MemoryCounterStore(clock),
+      inject: [REDIS, GatewayConfig, Clock, LOGGER],
+      useFactory: (redis: Redis | null, config: GatewayConfig, clock: Clock, logger: Logger): CounterStore => {
+        if (!redis) return new MemoryCounterStore(clock);
+        const store = new RedisCounterStore(redis, config.redis_prefix, undefined, clock);
+        const leaseLogger = logger.child({ context: 'counter-leases' });
+        return new LeasedCounterStore(store, clock, (err, what) =>
+          leaseLogger.warn({ err }, `counter ${what} failed; its reservation lapses on its own`),
+        );
+      },
     },
     CacheFactory,
   ],

@@ -184,6 +184,9 @@ export class GovernanceEnforcer {
     const entries = checksOf(levels, estimate);
     if (entries.length === 0) return undefined;
     const items = entries.map((e) => e.item);
+    // Decided in this process (in-process counters, a lease held here): no round trip to bound, settled here too.
+    const decided = this.counters.reserveLocally(items, HOLD_MS);
+    if (decided) return this.admission(entries, decided, this.counters, true);
     let store = this.counters;
     let result: ReserveResult;
     try {
@@ -198,15 +201,24 @@ export class GovernanceEnforcer {
       store = this.localStore();
       result = await store.reserve(items, HOLD_MS);
     }
+    return this.admission(entries, result, store, store.kind === 'memory');
+  }
+
+  /** The admission of a reservation (`settledHere`: its settling needs no round trip, so no bound), or the refusal. */
+  private admission(
+    entries: Array<{ item: ReserveItem; check: LimitCheck }>,
+    result: ReserveResult,
+    store: CounterStore,
+    settledHere: boolean,
+  ): Admission {
     if (!result.ok) {
       const refused = entries.find((e) => e.item.key === result.key)!;
       throw limitRefusal(refused.check, { ...result, amount: refused.item.amount });
     }
     const headers = rateLimitHeaders(entries, result.states, this.clock.now());
-    const settle =
-      store.kind === 'memory'
-        ? (work: Promise<unknown>) => void work.catch(() => undefined)
-        : (work: Promise<unknown>, what: string) => this.settle(work, what);
+    const settle = settledHere
+      ? (work: Promise<unknown>) => void work.catch(() => undefined)
+      : (work: Promise<unknown>, what: string) => this.settle(work, what);
     return new Admission(headers, result.reservationId, store, entries, settle);
   }
 
@@ -339,6 +351,11 @@ function checksOf(levels: GovernedLevel[], estimate: UsageEstimate): Array<{ ite
   return out;
 }
 
+const HEADER_NAMES = {
+  requests: ['x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests'],
+  tokens: ['x-ratelimit-limit-tokens', 'x-ratelimit-remaining-tokens', 'x-ratelimit-reset-tokens'],
+} as const;
+
 /** `x-ratelimit-limit|remaining|reset-requests|tokens` of the tightest window of each kind (least remaining). */
 function rateLimitHeaders(
   entries: ReadonlyArray<{ check: LimitCheck }>,
@@ -347,17 +364,22 @@ function rateLimitHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const unit of ['requests', 'tokens'] as const) {
-    let best: { limit: number; remaining: number; resetAt: number } | undefined;
-    entries.forEach(({ check }, i) => {
-      if (check.kind !== unit) return;
-      const state = states[i]!;
-      const remaining = Math.max(0, Math.floor(check.limit - state.used));
-      if (!best || remaining < best.remaining) best = { limit: check.limit, remaining, resetAt: state.resetAt };
-    });
-    if (!best) continue;
-    headers[`x-ratelimit-limit-${unit}`] = String(best.limit);
-    headers[`x-ratelimit-remaining-${unit}`] = String(best.remaining);
-    headers[`x-ratelimit-reset-${unit}`] = resetText(best.resetAt - now);
+    let best = -1;
+    let bestRemaining = Infinity;
+    for (let i = 0; i < entries.length; i++) {
+      const { check } = entries[i]!;
+      if (check.kind !== unit) continue;
+      const remaining = Math.max(0, Math.floor(check.limit - states[i]!.used));
+      if (remaining < bestRemaining) {
+        best = i;
+        bestRemaining = remaining;
+      }
+    }
+    if (best < 0) continue;
+    const [limitName, remainingName, resetName] = HEADER_NAMES[unit];
+    headers[limitName] = String(entries[best]!.check.limit);
+    headers[remainingName] = String(bestRemaining);
+    headers[resetName] = resetText(states[best]!.resetAt - now);
   }
   return headers;
 }
