@@ -82,6 +82,21 @@ describe('price table: cost from @pydantic/genai-prices', () => {
     });
   });
 
+  it('totalOf is costOf’s total_cost: prepared rates, a tier, a provider-sent cost, a patch, an unknown model', () => {
+    const cases: Array<[ProviderId, string, Usage]> = [
+      ['openai', 'gpt-4o', usage(1000, 500, { prompt_tokens_details: { cached_read_tokens: 200 } })],
+      ['anthropic', 'claude-sonnet-4-5', usage(250_000, 1000)],
+      ['openrouter', 'openai/gpt-4o', { ...usage(10, 10), cost: 0.5 } as Usage],
+      ['openai', 'no-such-model', usage(10, 10)],
+    ];
+    for (const [provider, model, used] of cases) {
+      expect(table.totalOf(provider, model, used)).toBe(table.costOf(provider, model, used)?.total_cost);
+    }
+    const patch = { input_cost_per_token: 0.001, output_cost_per_token: 0.002 };
+    expect(table.totalOf('openai', 'gpt-4o', usage(10, 10), patch)).toBeCloseTo(0.03, 12);
+    expect(table.totalOf('openai', 'gpt-4o', usage(1000, 500))).toBeCloseTo((1000 * 2.5 + 500 * 10) / M, 15);
+  });
+
   it('anthropic claude sonnet 4.5: cache write and read, then the tier above 200k input tokens', () => {
     // $3 input, $3.75 cache write, $0.30 cache read, $15 output per million; over 200k input: 6, 7.5, 0.6, 22.5.
     const small = usage(5000, 400, { prompt_tokens_details: { cached_read_tokens: 2000, cached_write_tokens: 1000 } });

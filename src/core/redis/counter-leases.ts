@@ -33,6 +33,8 @@ export const LEASE_LIFETIME_MS = 1_000;
 const LEASE_RETRY_MS = 1_000;
 /** The next lease is asked for once this share of the current one is taken, so requests rarely wait for Redis. */
 const RENEW_AT = 0.5;
+/** The next lease is also asked for this long before the current one's time is up, so none ends without a successor. */
+const RENEW_BEFORE_END_MS = 250;
 /** An ended lease whose reservations are still open this long is carried (`carry`): its usage is charged. */
 const CARRY_AFTER_MS = 1_000;
 /** How often leases past their lifetime are ended while no request touches them. */
@@ -114,8 +116,11 @@ interface LeaseSlot {
   resetAt: number;
 }
 
+/** A reservation made here: the caller's items (kept, not copied) and the lease each was taken from. */
 interface LocalHold {
-  parts: Array<{ lease: Lease; amount: number }>;
+  items: readonly ReserveItem[];
+  /** Per item; undefined for an item reserved in Redis. */
+  leases: ReadonlyArray<Lease | undefined>;
   /** The Redis reservation of the request's counters that were not leased. */
   remoteId?: string;
   until: number;
@@ -189,15 +194,13 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
       if (!lease) return undefined;
       leases.push(lease);
     }
-    const parts: LocalHold['parts'] = [];
     const states: ReservedState[] = [];
     for (let i = 0; i < items.length; i++) {
-      const lease = leases[i]!;
-      const { amount } = items[i]!;
-      parts.push(this.take(lease, amount));
-      states.push({ used: lease.slot.base + lease.slot.taken, resetAt: lease.slot.resetAt });
+      const { slot } = leases[i]!;
+      this.take(leases[i]!, items[i]!.amount);
+      states.push({ used: slot.base + slot.taken, resetAt: slot.resetAt });
     }
-    return { ok: true, reservationId: this.keep({ parts, until: now + ttlMs + LATE_COMMIT_GRACE_MS }), states };
+    return { ok: true, reservationId: this.keep({ items, leases, until: now + ttlMs + LATE_COMMIT_GRACE_MS }), states };
   }
 
   /** Leased items are taken here, the others reserved in Redis; a refusal there gives the taken ones back. */
@@ -205,31 +208,33 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
     const local = this.reserveLocally(items, ttlMs);
     if (local) return local;
     const now = this.clock.now();
-    const parts: LocalHold['parts'] = [];
+    const leases: Array<Lease | undefined> = [];
     const states: ReservedState[] = new Array<ReservedState>(items.length);
     const remote: ReserveItem[] = [];
     const remoteIndexes: number[] = [];
     items.forEach((item, i) => {
       const lease = this.leaseFor(item, ttlMs, now);
+      leases.push(lease);
       if (!lease) {
         remote.push(item);
         remoteIndexes.push(i);
         return;
       }
-      parts.push(this.take(lease, item.amount));
+      this.take(lease, item.amount);
       states[i] = { used: lease.slot.base + lease.slot.taken, resetAt: lease.slot.resetAt };
     });
+    const hold: LocalHold = { items, leases, until: now + ttlMs + LATE_COMMIT_GRACE_MS };
     // Read as the call is queued: Redis answers it as of the calls queued before it (lease asks go a microtask later).
     const own = remote.map((item) => this.ownShare(item.key));
     let result: ReserveResult;
     try {
       result = await this.inner.reserve(remote, ttlMs);
     } catch (err) {
-      for (const part of parts) this.settlePart(part, undefined);
+      this.settleHold(hold, undefined);
       throw err;
     }
     if (!result.ok) {
-      for (const part of parts) this.settlePart(part, undefined);
+      this.settleHold(hold, undefined);
       const share = own[remote.findIndex((item) => item.key === result.key)];
       if (!share) return result;
       // As this process sees it: its leases' usage and open reservations instead of the shares they hold.
@@ -242,9 +247,9 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
         ? { ...state, used: state.used + share.used + share.held - share.amount }
         : state;
     });
-    if (parts.length === 0) return { ...result, states };
-    const until = now + ttlMs + LATE_COMMIT_GRACE_MS;
-    return { ok: true, reservationId: this.keep({ parts, remoteId: result.reservationId, until }), states };
+    if (remote.length === items.length) return { ...result, states };
+    hold.remoteId = result.reservationId;
+    return { ok: true, reservationId: this.keep(hold), states };
   }
 
   async commit(reservationId: string, actual?: Record<string, number>): Promise<boolean> {
@@ -254,12 +259,13 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
     // The actual amounts of the items reserved in Redis go there.
     let remoteActual: Record<string, number> | undefined;
     for (const key in actual) {
-      if (hold.parts.some((part) => part.lease.key === key)) continue;
+      const i = hold.items.findIndex((item) => item.key === key);
+      if (i >= 0 && hold.leases[i]) continue;
       if (!hold.remoteId) throw new RangeError(`${key} is not reserved`);
       (remoteActual ??= {})[key] = actual[key]!;
     }
     this.holds.delete(reservationId);
-    for (const part of hold.parts) this.settlePart(part, actual?.[part.lease.key] ?? part.amount);
+    this.settleHold(hold, actual ?? {});
     return hold.remoteId ? this.inner.commit(hold.remoteId, remoteActual) : true;
   }
 
@@ -267,7 +273,7 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
     const hold = this.holds.get(reservationId);
     if (!hold) return this.inner.release(reservationId);
     this.holds.delete(reservationId);
-    for (const part of hold.parts) this.settlePart(part, undefined);
+    this.settleHold(hold, undefined);
     return hold.remoteId ? this.inner.release(hold.remoteId) : true;
   }
 
@@ -322,7 +328,7 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
       !slot.asking &&
       !slot.next &&
       now >= slot.retryAt &&
-      (!lease || lease.taken + amount >= RENEW_AT * lease.amount)
+      (!lease || lease.taken + amount >= RENEW_AT * lease.amount || now >= lease.closesAt - RENEW_BEFORE_END_MS)
     ) {
       // Asked a microtask on: after the reservation that asked, in the same script run, so Redis's answer to that
       // reservation does not count the new lease.
@@ -395,8 +401,18 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
     );
   }
 
-  /** A local reservation ends: committed with `used`, or released (undefined). */
-  private settlePart({ lease, amount }: { lease: Lease; amount: number }, used: number | undefined): void {
+  /** A reservation made here ends: committed with `actual` (the reserved amount where it names none), or released. */
+  private settleHold(hold: LocalHold, actual: Record<string, number> | undefined): void {
+    for (let i = 0; i < hold.items.length; i++) {
+      const lease = hold.leases[i];
+      if (!lease) continue;
+      const { key, amount } = hold.items[i]!;
+      this.settlePart(lease, amount, actual ? (actual[key] ?? amount) : undefined);
+    }
+  }
+
+  /** One item of a local reservation ends: committed with `used`, or released (undefined). */
+  private settlePart(lease: Lease, amount: number, used: number | undefined): void {
     lease.open -= 1;
     lease.slot.taken += (used ?? 0) - amount;
     // Sums of fractional amounts drift; none open means none held.
@@ -500,11 +516,10 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
     }
   }
 
-  private take(lease: Lease, amount: number): LocalHold['parts'][number] {
+  private take(lease: Lease, amount: number): void {
     lease.open += 1;
     lease.held += amount;
     lease.slot.taken += amount;
-    return { lease, amount };
   }
 
   /**
@@ -519,7 +534,7 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
       for (const [oldId, old] of this.holds) {
         if (old.until > now && this.holds.size < MAX_LOCAL_HOLDS) break;
         this.holds.delete(oldId);
-        for (const part of old.parts) this.settlePart(part, undefined);
+        this.settleHold(old, undefined);
       }
     }
     this.holds.set(id, hold);

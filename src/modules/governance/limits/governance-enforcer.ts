@@ -81,6 +81,10 @@ export class Admission {
   }
 }
 
+/** The levels of each (provider config, provider, model) a policy was asked for, at most `MAX_KNOWN_LEVELS`. */
+const knownLevels = new WeakMap<VirtualKeyPolicy, Map<string, readonly GovernedLevel[]>>();
+const MAX_KNOWN_LEVELS = 256;
+
 /**
  * A request of one virtual key, as governance sees it: the snapshot it was admitted under and the key's policy. The
  * router asks it, for each model of the fallback chain, which provider a bare model goes to, whether the provider
@@ -117,7 +121,22 @@ export class GovernedCall {
    * Every level covering an attempt that carries a budget or a rate limit: provider config → virtual key → team →
    * customers → provider governance → model configs.
    */
-  levels(config: ProviderConfigPolicy | undefined, provider: ProviderId, model: string): GovernedLevel[] {
+  levels(config: ProviderConfigPolicy | undefined, provider: ProviderId, model: string): readonly GovernedLevel[] {
+    // The same every time for one snapshot's policy (a rebuilt snapshot has new policy objects): kept per policy.
+    let known = knownLevels.get(this.policy);
+    if (!known) knownLevels.set(this.policy, (known = new Map<string, readonly GovernedLevel[]>()));
+    const key = `${config ? this.policy.providerConfigs.indexOf(config) : -1}\u0000${provider}\u0000${model}`;
+    let levels = known.get(key);
+    if (!levels) {
+      levels = this.levelsOf(config, provider, model);
+      // Models are the callers' strings: a policy keeps a bounded number.
+      if (known.size >= MAX_KNOWN_LEVELS) known.clear();
+      known.set(key, levels);
+    }
+    return levels;
+  }
+
+  private levelsOf(config: ProviderConfigPolicy | undefined, provider: ProviderId, model: string): GovernedLevel[] {
     const out: GovernedLevel[] = [];
     const add = (level: GovernedLevel | undefined) => {
       if (level && (level.budgets.length > 0 || level.rateLimit)) out.push(level);
@@ -132,7 +151,7 @@ export class GovernedCall {
   }
 
   /** Reserves `estimate` at every level (402, 429 or 503 when refused); undefined when no level has limits. */
-  admit(levels: GovernedLevel[], estimate: () => UsageEstimate): Promise<Admission | undefined> {
+  admit(levels: readonly GovernedLevel[], estimate: () => UsageEstimate): Promise<Admission | undefined> {
     return levels.length === 0 ? Promise.resolve(undefined) : this.enforcer.admit(levels, estimate());
   }
 }
@@ -180,7 +199,7 @@ export class GovernanceEnforcer {
     return policy ? new GovernedCall(this, snapshot, policy) : undefined;
   }
 
-  async admit(levels: GovernedLevel[], estimate: UsageEstimate): Promise<Admission | undefined> {
+  async admit(levels: readonly GovernedLevel[], estimate: UsageEstimate): Promise<Admission | undefined> {
     const entries = checksOf(levels, estimate);
     if (entries.length === 0) return undefined;
     const items = entries.map((e) => e.item);
@@ -337,16 +356,35 @@ function countersOf(level: GovernedLevel): LevelCounter[] {
   return out;
 }
 
+/** The counters of a levels array, each once (levels arrays are kept per policy, so this is computed once). */
+const levelsCounters = new WeakMap<readonly GovernedLevel[], LevelCounter[]>();
+
+function countersOfLevels(levels: readonly GovernedLevel[]): LevelCounter[] {
+  let out = levelsCounters.get(levels);
+  if (out) return out;
+  out = [];
+  const keys = new Set<string>();
+  for (const level of levels) {
+    for (const counter of countersOf(level)) {
+      if (keys.has(counter.key)) continue;
+      keys.add(counter.key);
+      out.push(counter);
+    }
+  }
+  levelsCounters.set(levels, out);
+  return out;
+}
+
 /** The reserve items of every budget and rate limit of `levels`, with what each stands for (duplicates once). */
-function checksOf(levels: GovernedLevel[], estimate: UsageEstimate): Array<{ item: ReserveItem; check: LimitCheck }> {
+function checksOf(
+  levels: readonly GovernedLevel[],
+  estimate: UsageEstimate,
+): Array<{ item: ReserveItem; check: LimitCheck }> {
   const out: Array<{ item: ReserveItem; check: LimitCheck }> = [];
   const cost = Math.max(estimate.costUsd, MIN_BUDGET_RESERVATION);
-  for (const level of levels) {
-    for (const { key, window, check } of countersOf(level)) {
-      if (out.some((e) => e.item.key === key)) continue;
-      const amount = check.kind === 'budget' ? cost : check.kind === 'requests' ? 1 : estimate.tokens;
-      out.push({ item: { key, amount, limit: check.limit, window }, check });
-    }
+  for (const { key, window, check } of countersOfLevels(levels)) {
+    const amount = check.kind === 'budget' ? cost : check.kind === 'requests' ? 1 : estimate.tokens;
+    out.push({ item: { key, amount, limit: check.limit, window }, check });
   }
   return out;
 }

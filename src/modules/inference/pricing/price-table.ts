@@ -73,6 +73,16 @@ export class PriceTable {
   }
 
   /**
+   * `costOf(...).total_cost` without the breakdown (an estimate needs the total only; most models are priced by their
+   * prepared rates, a few multiplications, so the breakdown's lookups were most of its cost).
+   */
+  totalOf(provider: ProviderId, model: string, usage: Usage, patch?: PricingPatch): number | undefined {
+    const prepared = patch || usage.cost ? undefined : this.lookup(provider, model)?.prepared;
+    if (!prepared) return this.costOf(provider, model, usage, undefined, patch)?.total_cost;
+    return pricePrepared(prepared, toPriceUsage(provider, usage)).total_price;
+  }
+
+  /**
    * The cost with a pricing override's patch over the model's table price (or over no price, for a model the table
    * lacks): the patch is the gateway owner's own rate, so it wins over a cost the provider sent too.
    */

@@ -233,8 +233,8 @@ export class InferenceRouter {
       model: resolved.ref.model,
       requestType: REQUEST_TYPES[call.kind],
     });
-    const cost = this.prices.costOf(resolved.provider, resolved.ref.model, usage, undefined, override?.patch);
-    return { costUsd: cost?.total_cost ?? 0, tokens: usage.total_tokens };
+    const cost = this.prices.totalOf(resolved.provider, resolved.ref.model, usage, override?.patch);
+    return { costUsd: cost ?? 0, tokens: usage.total_tokens };
   }
 
   /** The primary's provider for routing info after a fallback (bare models resolve as they would have). */
