@@ -152,6 +152,27 @@ describe.skipIf(!TEST_REDIS_URL)('counter leases across replicas', () => {
       .toMatchObject({ value: before + 2.5, reserved: 0 });
   });
 
+  it('with governance.counter_leases false, every reservation is a Redis script run', async () => {
+    const strict = await startTestApp({
+      redisPrefix: one.config.redis_prefix,
+      config: { governance: { counter_leases: false } },
+    });
+    try {
+      const store = strict.app.get(CounterStore);
+      const k = key('off');
+      for (let i = 0; i < 20; i++) {
+        expect(store.reserveLocally([item(k, 1, 10_000)], HOLD_MS)).toBeUndefined();
+        const r = await store.reserve([item(k, 1, 10_000)], HOLD_MS);
+        expect(r.ok && (await store.commit(r.reservationId))).toBe(true);
+        await sleep(5);
+      }
+      // Nothing held back: the other replica reads every reservation's usage at once.
+      expect(await one.app.get(CounterStore).get(k, MINUTE)).toMatchObject({ value: 20, reserved: 0 });
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('a replica that shuts down charges its leases first', async () => {
     const third = await startTestApp({ redisPrefix: one.config.redis_prefix });
     const store = third.app.get(CounterStore);

@@ -35,6 +35,7 @@ export const ENV_OVERRIDES: ReadonlyArray<{ env: string; key: string; coerce: Co
   { env: 'GATEWAY_MCP_MAX_AGENT_DEPTH', key: 'mcp.max_agent_depth', coerce: 'int' },
   { env: 'GATEWAY_GOVERNANCE_REDIS_FAILURE_MODE', key: 'governance.redis_failure_mode', coerce: 'string' },
   { env: 'GATEWAY_GOVERNANCE_COUNTER_TIMEOUT', key: 'governance.counter_timeout', coerce: 'string' },
+  { env: 'GATEWAY_GOVERNANCE_COUNTER_LEASES', key: 'governance.counter_leases', coerce: 'bool' },
   { env: 'GATEWAY_PRICING_REFRESH', key: 'pricing.refresh', coerce: 'bool' },
   { env: 'GATEWAY_PRICING_REFRESH_INTERVAL', key: 'pricing.refresh_interval', coerce: 'string' },
   { env: 'GATEWAY_PRICING_REFRESH_URL', key: 'pricing.refresh_url', coerce: 'string' },

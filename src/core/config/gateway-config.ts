@@ -306,6 +306,13 @@ export class GovernanceConfig {
   /** How long a counter call may take before the failure mode applies (a governed request never hangs on Redis). */
   @Matches(/^[1-9]\d*(ms|s)$/, { message: 'must be a duration in ms or s such as 250ms' })
   counter_timeout = '500ms';
+
+  /**
+   * On Redis, far from a limit, each replica reserves a share of the counter and checks its requests against it in
+   * process (docs/governance.md, "Counter leases"); off: every check is a Redis script run. Read at start.
+   */
+  @IsBoolean()
+  counter_leases = true;
 }
 
 /**

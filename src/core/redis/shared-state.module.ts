@@ -38,6 +38,7 @@ import { REDIS } from './redis.module.js';
       useFactory: (redis: Redis | null, config: GatewayConfig, clock: Clock, logger: Logger): CounterStore => {
         if (!redis) return new MemoryCounterStore(clock);
         const store = new RedisCounterStore(redis, config.redis_prefix, undefined, clock);
+        if (!config.governance.counter_leases) return store;
         const leaseLogger = logger.child({ context: 'counter-leases' });
         return new LeasedCounterStore(store, clock, (err, what) =>
           leaseLogger.warn({ err }, `counter ${what} failed; its reservation lapses on its own`),
