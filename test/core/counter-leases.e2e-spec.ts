@@ -91,8 +91,13 @@ describe.skipIf(!TEST_REDIS_URL)('counter leases across replicas', () => {
 
     const changed = key('changed');
     await untilLeased(mine, [item(changed, 1, 10_000)]);
-    // The limit was lowered (a policy update): the lease is ended, the reservation goes to Redis.
+    // The limit was lowered (a policy update): the lease ends and its share goes back at once (not when its second is
+    // up), and the reservation goes to Redis.
+    const used = (await mine.get(changed, MINUTE)).value;
     expect(mine.reserveLocally([item(changed, 1, 50)], HOLD_MS)).toBeUndefined();
+    await expect
+      .poll(() => two.app.get(CounterStore).get(changed, MINUTE), { timeout: 400, interval: 20 })
+      .toMatchObject({ value: used, reserved: 0 });
   });
 
   it('two replicas draining a limit of 1000 in waves: exactly 1000 served in all, and Redis counts 1000', async () => {

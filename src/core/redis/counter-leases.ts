@@ -311,8 +311,12 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
    */
   private leaseFor(item: ReserveItem, ttlMs: number, now: number): Lease | undefined {
     const { key, amount, limit } = item;
-    if (!(amount > 0) || limit < MIN_LEASE_UNITS * (LEASE_MARGIN + 1) * amount) return undefined;
     let slot = this.slots.get(key);
+    if (!(amount > 0) || limit < MIN_LEASE_UNITS * (LEASE_MARGIN + 1) * amount) {
+      // Not leased at this limit (lowered by a policy update, say): a share still held goes back now.
+      if (slot && amount > 0) this.endLeases(slot);
+      return undefined;
+    }
     if (!slot) {
       slot = { unsettled: new Set(), asking: false, units: MIN_LEASE_UNITS, retryAt: 0, base: 0, taken: 0, resetAt: 0 };
       this.slots.set(key, slot);
