@@ -196,9 +196,7 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
     }
     const states: ReservedState[] = [];
     for (let i = 0; i < items.length; i++) {
-      const { slot } = leases[i]!;
-      this.take(leases[i]!, items[i]!.amount);
-      states.push({ used: slot.base + slot.taken, resetAt: slot.resetAt });
+      states.push(this.take(leases[i]!, items[i]!.amount));
     }
     return { ok: true, reservationId: this.keep({ items, leases, until: now + ttlMs + LATE_COMMIT_GRACE_MS }), states };
   }
@@ -220,8 +218,7 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
         remoteIndexes.push(i);
         return;
       }
-      this.take(lease, item.amount);
-      states[i] = { used: lease.slot.base + lease.slot.taken, resetAt: lease.slot.resetAt };
+      states[i] = this.take(lease, item.amount);
     });
     const hold: LocalHold = { items, leases, until: now + ttlMs + LATE_COMMIT_GRACE_MS };
     // Read as the call is queued: Redis answers it as of the calls queued before it (lease asks go a microtask later).
@@ -323,10 +320,7 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
     }
     let lease = slot.current;
     while (lease && !(this.fits(lease, item, now) && fitsLimit(lease.taken + amount, lease.amount))) {
-      this.resize(slot, lease, now);
-      this.end(lease);
-      lease = slot.current = slot.next;
-      slot.next = undefined;
+      lease = this.retire(slot, lease, now);
     }
     if (
       !slot.asking &&
@@ -340,6 +334,15 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
       queueMicrotask(() => this.ask(slot, item, ttlMs));
     }
     return lease;
+  }
+
+  /** Ends the slot's current lease (sizing the next one by it); the lease granted next takes over, if any. */
+  private retire(slot: LeaseSlot, current: Lease, now: number): Lease | undefined {
+    this.resize(slot, current, now);
+    this.end(current);
+    slot.current = slot.next;
+    slot.next = undefined;
+    return slot.current;
   }
 
   /** The next lease's size after `lease` ends: double when it filled fast, half when it was mostly unused. */
@@ -507,12 +510,7 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
   private sweep(): void {
     const now = this.clock.now();
     for (const [key, slot] of this.slots) {
-      if (slot.current && now >= slot.current.closesAt) {
-        this.resize(slot, slot.current, now);
-        this.end(slot.current);
-        slot.current = slot.next;
-        slot.next = undefined;
-      }
+      if (slot.current && now >= slot.current.closesAt) this.retire(slot, slot.current, now);
       for (const lease of slot.unsettled) if (lease.closed && now - lease.endedAt >= CARRY_AFTER_MS) this.carry(lease);
       if (!slot.current && !slot.next && !slot.asking && slot.unsettled.size === 0 && now >= slot.retryAt) {
         this.slots.delete(key);
@@ -520,10 +518,13 @@ export class LeasedCounterStore extends CounterStore implements BeforeApplicatio
     }
   }
 
-  private take(lease: Lease, amount: number): void {
+  /** Takes `amount` from the lease; returns the counter's state as the reservation reports it. */
+  private take(lease: Lease, amount: number): ReservedState {
+    const { slot } = lease;
     lease.open += 1;
     lease.held += amount;
-    lease.slot.taken += amount;
+    slot.taken += amount;
+    return { used: slot.base + slot.taken, resetAt: slot.resetAt };
   }
 
   /**
