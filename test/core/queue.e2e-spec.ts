@@ -194,10 +194,14 @@ describe(`queue (${MODE})`, () => {
     try {
       const { id } = await queue.enqueue(JOBS.purgeExpired, { reason: 'late' });
       const failedOnce = await waitFor(queue, id, (v) => v.attempts_made >= 1);
-      expect(failedOnce).toMatchObject({ state: 'delayed', attempts_made: 1 });
+      // Waiting out its 1 s backoff, or (a loaded machine polling late) already in its second attempt.
+      expect(failedOnce.attempts_made).toBe(1);
+      expect(['delayed', 'waiting', 'active']).toContain(failedOnce.state);
       await createExpiringTable(db, 'qt_late', 5, 2);
       const view = await queue.waitForCompletion(id, 20_000);
-      expect(view).toMatchObject({ state: 'completed', attempts_made: 2, result: { deleted: { qt_late: 5 } } });
+      expect(view).toMatchObject({ state: 'completed', result: { deleted: { qt_late: 5 } } });
+      // The second attempt, or the third when the second had started before the table existed.
+      expect([2, 3]).toContain(view.attempts_made);
       expect(view.error).toBeUndefined();
       expect(Date.parse(view.finished_at!) - Date.parse(view.created_at)).toBeGreaterThanOrEqual(900);
       expect(await counts(db, 'qt_late')).toEqual({ total: 3, expired: 0 });

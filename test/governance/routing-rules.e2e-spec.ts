@@ -29,7 +29,10 @@ describe(`routing rules (${RUN_MODE})`, () => {
   }
   async function removeAll(): Promise<void> {
     const listed = await s.admin.get(RULES);
-    for (const r of listed.body.rules) expect((await s.admin.delete(`${RULES}/${r.id}`)).status).toBe(200);
+    for (const r of listed.body.rules) {
+      const res = await s.admin.delete(`${RULES}/${r.id}`);
+      expect(res.status, res.text).toBe(200);
+    }
   }
   const served = (res: { headers: Headers }) => ({
     provider: res.headers.get('x-gateway-routing-info-provider'),
