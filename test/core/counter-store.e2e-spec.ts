@@ -307,6 +307,28 @@ describe.each(subjects)('counter store: $name', ({ store: storeOf }) => {
     expect((await store.scoped('test-space').get(k, MINUTE)).value).toBe(5);
     expect(() => store.scoped('Bad Space')).toThrow(RangeError);
   });
+
+  it('records: read by prefix, replaced, deleted, and gone after their TTL', async () => {
+    const store = storeOf();
+    const p = `rec-${randomUUID()}`;
+    await store.putRecord(`${p}:a`, 'one', 60_000);
+    await store.putRecord(`${p}:b`, 'two', 300);
+    await store.putRecord(`${p}x:c`, 'other prefix', 60_000);
+    expect(await store.records(`${p}:`)).toEqual(
+      new Map([
+        [`${p}:a`, 'one'],
+        [`${p}:b`, 'two'],
+      ]),
+    );
+    await store.putRecord(`${p}:a`, 'replaced', 60_000);
+    expect((await store.records(`${p}:`)).get(`${p}:a`)).toBe('replaced');
+    await sleep(400);
+    expect([...(await store.records(`${p}:`)).keys()]).toEqual([`${p}:a`]);
+    expect(await store.deleteRecords([`${p}:a`, `${p}:missing`])).toBe(1);
+    expect(await store.records(`${p}:`)).toEqual(new Map());
+    expect([...(await store.records(p)).values()]).toEqual(['other prefix']);
+    await store.deleteRecords([`${p}x:c`]);
+  });
 });
 
 describe('calendar periods', () => {
@@ -487,6 +509,29 @@ describe.skipIf(!TEST_REDIS_URL)('counter store in Redis, shared by replicas', (
       expect(await store.get(fine, MINUTE)).toMatchObject({ value: 1, reserved: 0 });
     } finally {
       connection.disconnect();
+    }
+  });
+
+  it('reading the records reads their index, not a SCAN of the keyspace (2,000 other keys beside)', async () => {
+    const prefix = gw.config.redis_prefix;
+    const [one, two] = [gw.app.get(CounterStore), replica.app.get(CounterStore)];
+    const filler = Array.from({ length: 2_000 }, (_, i) => [`${prefix}:counters:filler:${i}`, 'x']).flat();
+    await redis.mset(...filler);
+    try {
+      const p = `idx-${randomUUID()}`;
+      await one.putRecord(`${p}:open`, 'from one', 60_000);
+      // A key of a record's name written around the store has no index entry: a SCAN would find it, the index not.
+      await redis.set(`${prefix}:counters:record:${p}:unindexed`, 'around the store', 'PX', 60_000);
+      expect(await two.records(`${p}:`)).toEqual(new Map([[`${p}:open`, 'from one']]));
+      // The index expires like every other key, after the longest-lived record it holds and a margin.
+      const ttl = await redis.pttl(`${prefix}:counters:record-index`);
+      expect(ttl).toBeGreaterThan(60_000);
+      expect(ttl).toBeLessThanOrEqual(120_000);
+      await two.deleteRecords([`${p}:open`]);
+      expect(await one.records(`${p}:`)).toEqual(new Map());
+      expect(await redis.zscore(`${prefix}:counters:record-index`, `${prefix}:counters:record:${p}:open`)).toBeNull();
+    } finally {
+      await redis.del(...filler.filter((_, i) => i % 2 === 0));
     }
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { Clock, SystemClock } from '../clock/clock.js';
 import { CounterBatcher, type CounterBatchWriter } from './counter-batch.js';
 import {
@@ -37,6 +37,31 @@ interface ReservationRecord {
  * Every key a script touches is passed in KEYS; Redis Cluster is still not supported (one reservation spans counters
  * of different owners, which would sit in different slots).
  */
+/** How long past its record's expiry an index entry is kept (clock skew between replicas). */
+const RECORD_INDEX_MARGIN_MS = 60_000;
+
+/**
+ * A record and its index entry, in one step. The entry is scored past the record's expiry by a margin (a replica whose
+ * clock runs ahead never prunes a live record's entry); entries past their score are pruned; the index itself expires
+ * after the longest-lived record it holds, like every other key of the store.
+ */
+const PUT_RECORD_SCRIPT = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], KEYS[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end
+`;
+
+/** Runs a MULTI; a failed command in it fails the call, as it would alone. Resolves to each command's reply. */
+async function execOrThrow(multi: ChainableCommander): Promise<unknown[]> {
+  const replies = await multi.exec();
+  if (!replies) throw new Error('Redis aborted the transaction');
+  return replies.map(([err, reply]) => {
+    if (err) throw err;
+    return reply;
+  });
+}
+
 export class RedisCounterStore extends CounterStore {
   readonly kind = 'redis' as const;
   private readonly base: string;
@@ -135,27 +160,39 @@ export class RedisCounterStore extends CounterStore {
     return this.settle(reservationId, 'release', {});
   }
 
+  /**
+   * A record is its key with a TTL plus an entry in this store's record index (a sorted set scored by expiry), so
+   * reading every record (a circuit re-read, every 5 s on each replica) reads the index instead of SCANning the whole
+   * Redis keyspace, which grows with every counter and cache entry of every replica.
+   */
   async putRecord(key: string, value: string, ttlMs: number): Promise<void> {
     assertRecordTtl(ttlMs);
-    await this.redis.set(this.storedRecordKey(key), value, 'PX', ttlMs);
+    // Real time, as Redis's own TTLs: not the injected clock.
+    const now = Date.now();
+    const lifetime = ttlMs + RECORD_INDEX_MARGIN_MS;
+    await this.redis.eval(
+      PUT_RECORD_SCRIPT,
+      2,
+      this.storedRecordKey(key),
+      this.recordIndexKey(),
+      value,
+      ttlMs,
+      now + lifetime,
+      now,
+      lifetime,
+    );
   }
 
   async records(prefix: string): Promise<Map<string, string>> {
     const base = this.storedRecordKey('');
-    const match = (base + prefix).replace(/[*?[\]\\]/g, '\\$&') + '*';
-    const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, found] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
-      cursor = next;
-      keys.push(...found);
-    } while (cursor !== '0');
+    const indexed = await this.redis.zrangebyscore(this.recordIndexKey(), Date.now(), '+inf');
+    const keys = indexed.filter((key) => key.startsWith(base + prefix));
     const out = new Map<string, string>();
     if (keys.length === 0) return out;
     const values = await this.redis.mget(...keys);
     keys.forEach((key, i) => {
       const value = values[i];
-      // A record that expired between the scan and the read is simply gone.
+      // An entry outlives its record by the margin: an expired or deleted record is simply gone.
       if (value !== null && value !== undefined) out.set(key.slice(base.length), value);
     });
     return out;
@@ -163,7 +200,9 @@ export class RedisCounterStore extends CounterStore {
 
   async deleteRecords(keys: readonly string[]): Promise<number> {
     if (keys.length === 0) return 0;
-    return this.redis.del(...keys.map((key) => this.storedRecordKey(key)));
+    const stored = keys.map((key) => this.storedRecordKey(key));
+    const [deleted] = await execOrThrow(this.redis.multi().del(...stored).zrem(this.recordIndexKey(), ...stored));
+    return Number(deleted);
   }
 
   /**
@@ -244,6 +283,10 @@ export class RedisCounterStore extends CounterStore {
   /** A `putRecord` record (its key as given: records are read back by prefix). */
   private storedRecordKey(key: string): string {
     return `${this.base}:record:${key}`;
+  }
+
+  private recordIndexKey(): string {
+    return `${this.base}:record-index`;
   }
 
   private recordKey(reservationId: string): string {
