@@ -201,7 +201,12 @@ export class RedisCounterStore extends CounterStore {
   async deleteRecords(keys: readonly string[]): Promise<number> {
     if (keys.length === 0) return 0;
     const stored = keys.map((key) => this.storedRecordKey(key));
-    const [deleted] = await execOrThrow(this.redis.multi().del(...stored).zrem(this.recordIndexKey(), ...stored));
+    const [deleted] = await execOrThrow(
+      this.redis
+        .multi()
+        .del(...stored)
+        .zrem(this.recordIndexKey(), ...stored),
+    );
     return Number(deleted);
   }
 
