@@ -9,18 +9,7 @@ import {
 } from '../../src/modules/inference/inference-metrics.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE } from '../helpers/test-env.js';
-
-/** Every sample of one metric in Prometheus text, with its labels. */
-function samples(text: string, name: string): Array<{ labels: Record<string, string>; value: number }> {
-  const out: Array<{ labels: Record<string, string>; value: number }> = [];
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_]+)\{([^}]*)\} (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const labels = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
-    out.push({ labels, value: Number(match[3]) });
-  }
-  return out;
-}
+import { samples } from '../helpers/prometheus-samples.js';
 
 /** The value of the one sample whose labels include `labels`; undefined when there is none. */
 function value(text: string, name: string, labels: Record<string, string>): number | undefined {

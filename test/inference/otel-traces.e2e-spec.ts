@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../../src/core/config/config.loader.js'
 import { InferenceTracing } from '../../src/core/tracing/inference-tracing.service.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 import { startInferenceStack, type InferenceStack } from './inference-kit.js';
+import { samples } from '../helpers/prometheus-samples.js';
 
 const SERVER = 2;
 const CLIENT = 3;
@@ -35,18 +36,6 @@ async function traceOf(
     attempts.sort((a, b) => Number(a.attributes['gateway.attempt']) - Number(b.attributes['gateway.attempt']));
     return { request, attempts };
   });
-}
-
-/** Every sample of one metric in Prometheus text, with its labels. */
-function samples(text: string, name: string): Array<{ labels: Record<string, string>; value: number }> {
-  const out: Array<{ labels: Record<string, string>; value: number }> = [];
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_]+)\{([^}]*)\} (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const labels = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
-    out.push({ labels, value: Number(match[3]) });
-  }
-  return out;
 }
 
 /** The sum of the samples whose labels include `labels`. */
