@@ -30,13 +30,6 @@ interface ReservationRecord {
   items: Array<{ key: string; window: CounterWindow; amount: number }>;
 }
 
-/**
- * Counters in Redis: calls go in batches, one Lua script run each (`CounterBatcher`). Keys:
- * `<redis_prefix>:<namespace>:<layout>:<meta|hits|held>:<name>` (layout `fixed` or `rolling`, name readable or
- * `#<sha256>`) and `<redis_prefix>:<namespace>:reservation:<id>`.
- * Every key a script touches is passed in KEYS; Redis Cluster is still not supported (one reservation spans counters
- * of different owners, which would sit in different slots).
- */
 /** How long past its record's expiry an index entry is kept (clock skew between replicas). */
 const RECORD_INDEX_MARGIN_MS = 60_000;
 
@@ -62,6 +55,14 @@ async function execOrThrow(multi: ChainableCommander): Promise<unknown[]> {
   });
 }
 
+/**
+ * Counters in Redis: calls go in batches, one Lua script run each (`CounterBatcher`). Keys:
+ * `<redis_prefix>:<namespace>:<layout>:<meta|hits|held>:<name>` (layout `fixed` or `rolling`, name readable or
+ * `#<sha256>`) and `<redis_prefix>:<namespace>:reservation:<id>`; records `<redis_prefix>:<namespace>:record:<key>`
+ * and their index `<redis_prefix>:<namespace>:record-index`.
+ * Every key a script touches is passed in KEYS; Redis Cluster is still not supported (one reservation spans counters
+ * of different owners, which would sit in different slots).
+ */
 export class RedisCounterStore extends CounterStore {
   readonly kind = 'redis' as const;
   private readonly base: string;
