@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { RedisCounterStore } from '../dist/src/core/redis/redis-counter.store.js';
-import { DEFAULT_REDIS_URL } from './lib/scale-out.mjs';
+import { DEFAULT_REDIS_URL, deleteKeys } from './lib/scale-out.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -21,7 +21,8 @@ const { values } = parseArgs({
 const otherKeys = Number(values.keys);
 const open = Number(values.open);
 const runs = Number(values.runs);
-const redis = new Redis(process.env.BENCH_REDIS_URL || DEFAULT_REDIS_URL);
+const redisUrl = process.env.BENCH_REDIS_URL || DEFAULT_REDIS_URL;
+const redis = new Redis(redisUrl);
 const prefix = `gwbench${randomBytes(6).toString('hex')}`;
 
 async function commandCalls() {
@@ -56,11 +57,6 @@ try {
       `Redis commands a read: ${sent.join(', ')}`,
   );
 } finally {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 5000);
-    cursor = next;
-    if (keys.length) await redis.unlink(...keys);
-  } while (cursor !== '0');
   redis.disconnect();
+  await deleteKeys(redisUrl, `${prefix}:*`);
 }

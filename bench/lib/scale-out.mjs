@@ -74,7 +74,8 @@ async function dropDatabase(databaseUrl, databaseName) {
   }
 }
 
-async function deleteKeys(redisUrl, pattern) {
+/** Deletes every key matching `pattern` (SCAN + UNLINK); resolves to how many. */
+export async function deleteKeys(redisUrl, pattern) {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 5000 });
   let deleted = 0;
   try {

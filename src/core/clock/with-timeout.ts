@@ -12,22 +12,14 @@ export class TimedOut extends Error {}
 export function withTimeout<T>(promise: Promise<T>, ms: number, what = 'call'): Promise<T> {
   // One promise and one timer (no race, no finally): it wraps every governed request's counter calls.
   return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const timer = setTimeout(
-      () =>
-        setImmediate(() => {
-          if (!settled) reject(new TimedOut(`${what} got no answer in ${ms} ms`));
-        }),
-      ms,
-    );
+    // Once the answer has settled this promise, the late rejection is a no-op.
+    const timer = setTimeout(() => setImmediate(() => reject(new TimedOut(`${what} got no answer in ${ms} ms`))), ms);
     promise.then(
       (value) => {
-        settled = true;
         clearTimeout(timer);
         resolve(value);
       },
       (err: unknown) => {
-        settled = true;
         clearTimeout(timer);
         // Passed on as it came, as Promise.race did.
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors

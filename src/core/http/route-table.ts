@@ -30,7 +30,7 @@ export class RouteTable {
     if (!methods) {
       methods = new Set();
       this.methodsByPath.set(path, methods);
-      if (this.router) this.addPath(path);
+      if (this.router) addPath(this.router, path);
     }
     methods.add(method);
   }
@@ -42,20 +42,20 @@ export class RouteTable {
     return path ? [...(this.methodsByPath.get(path) ?? [])].sort() : [];
   }
 
-  private addPath(path: string): void {
-    try {
-      this.router!.on('GET', path, () => undefined, { path });
-    } catch {
-      // `/docs` and `/docs/` are one path to a router that ignores trailing slashes: the first registered answers.
-    }
-  }
-
   private pathRouter(): ReturnType<typeof FindMyWay> {
     if (!this.router) {
       const router = FindMyWay({ ignoreTrailingSlash: true });
+      for (const path of this.methodsByPath.keys()) addPath(router, path);
       this.router = router;
-      for (const path of this.methodsByPath.keys()) this.addPath(path);
     }
     return this.router;
+  }
+}
+
+function addPath(router: ReturnType<typeof FindMyWay>, path: string): void {
+  try {
+    router.on('GET', path, () => undefined, { path });
+  } catch {
+    // `/docs` and `/docs/` are one path to a router that ignores trailing slashes: the first registered answers.
   }
 }
