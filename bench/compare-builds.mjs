@@ -6,12 +6,14 @@
 //
 // Usage: npm run build && (cd ../other && npm run build) &&
 //        node bench/compare-builds.mjs --other ../other [seconds=6] [rounds=4] [--stream] [--connections 50]
+//        [--scale-out]
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBench } from './lib/cleanup.mjs';
 import { MAIN_JS, startGateway } from './lib/gateway.mjs';
 import { chatBody, cpuMs, isChatCompletion, isCompleteStream, spawnSimulator, wireGateway } from './lib/inference.mjs';
 import { runLoad } from './lib/load.mjs';
+import { createScratchScaleOut, scaleOutRequested } from './lib/scale-out.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -19,6 +21,8 @@ const { values, positionals } = parseArgs({
     other: { type: 'string' },
     stream: { type: 'boolean', default: false },
     connections: { type: 'string', default: '50' },
+    // Each build on a scratch Postgres database and Redis prefix: the gateway's own CPU, without PGlite's in it.
+    'scale-out': { type: 'boolean', default: false },
   },
 });
 if (!values.other) throw new Error('--other <checkout with a built dist/> is required');
@@ -35,7 +39,9 @@ await runBench(
   async () => {
     const sim = await spawnSimulator();
     for (const build of builds) {
-      build.gw = await startGateway({ mainJs: build.mainJs, env: { GATEWAY_OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+      const env = { GATEWAY_OUTBOUND_ALLOW_LOOPBACK: 'true' };
+      if (values['scale-out'] || scaleOutRequested()) Object.assign(env, (await createScratchScaleOut()).env);
+      build.gw = await startGateway({ mainJs: build.mainJs, env });
       build.target = await wireGateway(build.gw, sim);
       build.cpu = 0;
       build.requests = 0;

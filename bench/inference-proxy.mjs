@@ -22,12 +22,13 @@
 //
 // Usage: npm run build && node bench/inference-proxy.mjs [seconds=10] [connections=50]
 //          [--rounds 3] [--warmup 2] [--paced-rate auto] [--light-seconds 3] [--stream-gap-ms 2] [--log-level info]
-//          [--scale-out]
+//          [--request-logs on|off] [--scale-out]
 //          [--skip-gateway]
 // --log-level: the gateway's (default: the gateway's own default, info, access log included).
+// --request-logs off: without request log rows (issue 10's feature, whose own cost bench/logging-cost.mjs measures).
 // --scale-out runs the gateway on a scratch Postgres database and Redis prefix (BENCH_DATABASE_URL, BENCH_REDIS_URL;
 // see bench/lib/scale-out.mjs). --skip-gateway compares the simulator and the bare proxy only.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -60,6 +61,8 @@ const { values, positionals } = parseArgs({
     'light-seconds': { type: 'string', default: '3' },
     'stream-gap-ms': { type: 'string', default: '2' },
     'log-level': { type: 'string' },
+    // on (the default: a row per request, issue 10) | off: the path issue 9 names, without request logging.
+    'request-logs': { type: 'string', default: 'on' },
     'scale-out': { type: 'boolean', default: false },
     'skip-gateway': { type: 'boolean', default: false },
   },
@@ -106,9 +109,12 @@ await runBench(
         rmSync(appDir, { recursive: true, force: true });
         unguardDir();
       });
+      const configFile = join(appDir, 'bench-config.json');
+      writeFileSync(configFile, JSON.stringify({ logs: { enabled: values['request-logs'] !== 'off' } }));
       const start = (label) =>
         startGateway({
           appDir,
+          args: ['--config', configFile],
           logLevel: values['log-level'],
           env: { GATEWAY_OUTBOUND_ALLOW_LOOPBACK: 'true', ...db?.env },
           label: `gateway (${label})`,
@@ -138,7 +144,7 @@ await runBench(
         ? `scale-out (Postgres ${db.databaseName}, Redis prefix ${db.redisPrefix})`
         : 'embedded (PGlite, in-process queue)';
     console.log(
-      `gateway: ${mode}, log level ${values['log-level'] ?? 'default (info)'}${gw ? `, measured on a restart (pid ${gw.pid})` : ''}`,
+      `gateway: ${mode}, log level ${values['log-level'] ?? 'default (info)'}, request logs ${values['request-logs']}${gw ? `, measured on a restart (pid ${gw.pid})` : ''}`,
     );
     console.log(`simulator: ${sim.url} (pid ${sim.pid}); bare proxy: ${bare.url} (pid ${bare.pid})`);
 

@@ -23,6 +23,8 @@ export function likePattern(term: string): string {
 /** A WHERE clause built part by part, its values as `$n` parameters. */
 export class SqlWhere {
   private readonly parts: string[] = [];
+  /** Set by a `content_search` condition: a read of every match gets SEARCH_WORK_MEM (`queryWhere`). */
+  matchesSearch = false;
 
   /** `params` is shared with the SqlWhere this one `continues`, so both render into one statement. */
   constructor(readonly params: unknown[] = []) {}
@@ -61,6 +63,24 @@ export class SqlWhere {
   get sql(): string {
     return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
   }
+}
+
+/**
+ * `work_mem` of a statement that reads every match of a content search (stats, histograms). A common term's matches lie
+ * on nearly every page of the table, and Postgres' default 4 MB cannot hold an exact bitmap of a million rows' pages:
+ * half of it went lossy, so every row of those pages was checked again (request logs at 1M rows, 17 % matching:
+ * 560–610 ms at 4 MB, 430–450 ms at 32 MB, `EXPLAIN ANALYZE` alternating). 32 MB stays exact to about four million
+ * rows' pages, and holds for that statement's transaction only.
+ */
+const SEARCH_WORK_MEM = '32MB';
+
+/** Runs `sql`, whose WHERE is `where`; a statement over a search's matches runs with SEARCH_WORK_MEM. */
+export function queryWhere<T>(db: DataSource, sql: string, where: SqlWhere): Promise<T> {
+  if (!where.matchesSearch) return db.query<T>(sql, where.params);
+  return db.transaction(async (manager) => {
+    await manager.query(`SET LOCAL work_mem = '${SEARCH_WORK_MEM}'`);
+    return manager.query<T>(sql, where.params);
+  });
 }
 
 /** Bucket widths a histogram may use, in seconds; the smallest giving at most MAX_BUCKETS buckets is chosen. */
@@ -124,10 +144,11 @@ export function bucketRows(
 ): Promise<Array<Record<string, unknown>>> {
   const width = where.param(`${bucketSeconds} seconds`);
   const from = where.param(origin);
-  return db.query<Array<Record<string, unknown>>>(
+  return queryWhere<Array<Record<string, unknown>>>(
+    db,
     `SELECT date_bin(${width}::interval, ${timeColumn}, ${from}::timestamptz) AS bucket, ${measures} ` +
       `FROM ${table} ${where.sql} GROUP BY 1`,
-    where.params,
+    where,
   );
 }
 

@@ -13,6 +13,7 @@ import {
   latestNames,
   likePattern,
   pageSql,
+  queryWhere,
   sqlNumber,
   sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
@@ -114,6 +115,7 @@ function addColumnFilters(w: SqlWhere, f: LogFilters): SqlWhere {
  * condition.
  */
 function addSearch(w: SqlWhere, term: string, indexTerm?: string): SqlWhere {
+  w.matchesSearch = true;
   w.add((p) => `search_text LIKE ${p} ESCAPE '\\'`, likePattern(foldForSearch(indexTerm ?? term)));
   if (indexTerm) w.add((p) => `strpos(search_text, ${p}) > 0`, foldForSearch(term));
   return w;
@@ -337,9 +339,10 @@ export class RequestLogQuery {
   }
 
   private async sums(table: string, measures: string, where: SqlWhere): Promise<Sums> {
-    const rows = await this.db.query<Array<Record<string, unknown>>>(
+    const rows = await queryWhere<Array<Record<string, unknown>>>(
+      this.db,
       `SELECT ${measures} FROM ${table} ${where.sql}`,
-      where.params,
+      where,
     );
     return sumsOf(rows[0] ?? {});
   }

@@ -11,6 +11,7 @@ import {
   latestNames,
   likePattern,
   pageSql,
+  queryWhere,
   sqlNumber,
   sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
@@ -80,6 +81,7 @@ const FILTERED_COLUMNS = 'timestamp, latency, cost, tool_name, server_label, sta
  * serves, so the planner keeps it out of the index's condition).
  */
 function addSearch(w: SqlWhere, term: string, indexTerm?: string): SqlWhere {
+  w.matchesSearch = true;
   w.add((p) => `search_text LIKE lower(${p}) ESCAPE '\\'`, likePattern(indexTerm ?? term));
   if (indexTerm) w.add((p) => `strpos(search_text, lower(${p})) > 0`, term);
   return w;
@@ -226,7 +228,7 @@ export class McpToolLogQuery {
       : [[`mcp_tool_logs`, ofRows, this.whereOf(filters)] as const];
     const rows = await Promise.all(
       parts.map(([table, measures, where]) =>
-        this.db.query<Array<Record<string, unknown>>>(`SELECT ${measures} FROM ${table} ${where.sql}`, where.params),
+        queryWhere<Array<Record<string, unknown>>>(this.db, `SELECT ${measures} FROM ${table} ${where.sql}`, where),
       ),
     );
     const sums: Record<string, number> = {};
