@@ -18,18 +18,18 @@ async function serverSetting(name: string): Promise<string> {
   }
 }
 
+let gw: TestApp | undefined;
+afterEach(async () => {
+  await gw?.close();
+  gw = undefined;
+});
+
 /**
  * The gateway's Postgres sessions run without parallel workers unless `database_parallel_query` is set: a worker is a
  * process started per query, tens of ms on a small host for queries of a few ms (docs/logs.md, "Performance").
  * PGlite is one process: nothing to set there.
  */
 describe.skipIf(!TEST_DATABASE_URL)('Postgres sessions', () => {
-  let gw: TestApp | undefined;
-  afterEach(async () => {
-    await gw?.close();
-    gw = undefined;
-  });
-
   it('have no parallel workers by default, and /api/config says so', async () => {
     gw = await startTestApp({ config: { setup_token: SETUP_TOKEN } });
     const [row] = await gw.app
@@ -59,12 +59,6 @@ describe.skipIf(!TEST_DATABASE_URL)('Postgres sessions', () => {
  * a common term's pages (log-sql.ts, SEARCH_WORK_MEM), for its own transaction only: the session keeps the server's.
  */
 describe(`search reads' work_mem (${TEST_DATABASE_URL ? 'postgres' : 'embedded'})`, () => {
-  let gw: TestApp | undefined;
-  afterEach(async () => {
-    await gw?.close();
-    gw = undefined;
-  });
-
   it('is 32 MB for a statement whose WHERE holds a search, and the default for any other', async () => {
     gw = await startTestApp({ config: { setup_token: SETUP_TOKEN } });
     const db = gw.app.get(DataSource);
@@ -72,8 +66,7 @@ describe(`search reads' work_mem (${TEST_DATABASE_URL ? 'postgres' : 'embedded'}
     expect(before!.work_mem).not.toBe('32MB');
     const setting = "SELECT current_setting('work_mem') AS work_mem";
     const search = new SqlWhere();
-    search.matchesSearch = true;
-    search.add((p) => `${p}::text IS NOT NULL`, 'term');
+    search.addSearch((p) => `${p}::text IS NOT NULL`, 'term');
     expect(await queryWhere(db, `${setting} ${search.sql}`, search)).toEqual([{ work_mem: '32MB' }]);
     const plain = new SqlWhere();
     plain.add((p) => `${p}::text IS NOT NULL`, 'term');

@@ -23,8 +23,7 @@ export function likePattern(term: string): string {
 /** A WHERE clause built part by part, its values as `$n` parameters. */
 export class SqlWhere {
   private readonly parts: string[] = [];
-  /** Set by a `content_search` condition: a read of every match gets SEARCH_WORK_MEM (`queryWhere`). */
-  matchesSearch = false;
+  private searching = false;
 
   /** `params` is shared with the SqlWhere this one `continues`, so both render into one statement. */
   constructor(readonly params: unknown[] = []) {}
@@ -37,6 +36,17 @@ export class SqlWhere {
   add(sql: (param: string) => string, value: unknown): void {
     this.params.push(value);
     this.parts.push(sql(`$${this.params.length}`));
+  }
+
+  /** A `content_search` condition (`add` otherwise): a read of every match gets SEARCH_WORK_MEM (`queryWhere`). */
+  addSearch(sql: (param: string) => string, value: unknown): void {
+    this.searching = true;
+    this.add(sql, value);
+  }
+
+  /** Whether a `content_search` condition is part of this clause. */
+  get matchesSearch(): boolean {
+    return this.searching;
   }
 
   raw(sql: string): void {

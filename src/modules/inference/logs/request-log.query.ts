@@ -115,9 +115,8 @@ function addColumnFilters(w: SqlWhere, f: LogFilters): SqlWhere {
  * condition.
  */
 function addSearch(w: SqlWhere, term: string, indexTerm?: string): SqlWhere {
-  w.matchesSearch = true;
-  w.add((p) => `search_text LIKE ${p} ESCAPE '\\'`, likePattern(foldForSearch(indexTerm ?? term)));
-  if (indexTerm) w.add((p) => `strpos(search_text, ${p}) > 0`, foldForSearch(term));
+  w.addSearch((p) => `search_text LIKE ${p} ESCAPE '\\'`, likePattern(foldForSearch(indexTerm ?? term)));
+  if (indexTerm) w.addSearch((p) => `strpos(search_text, ${p}) > 0`, foldForSearch(term));
   return w;
 }
 

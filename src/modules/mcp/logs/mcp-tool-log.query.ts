@@ -81,9 +81,8 @@ const FILTERED_COLUMNS = 'timestamp, latency, cost, tool_name, server_label, sta
  * serves, so the planner keeps it out of the index's condition).
  */
 function addSearch(w: SqlWhere, term: string, indexTerm?: string): SqlWhere {
-  w.matchesSearch = true;
-  w.add((p) => `search_text LIKE lower(${p}) ESCAPE '\\'`, likePattern(indexTerm ?? term));
-  if (indexTerm) w.add((p) => `strpos(search_text, lower(${p})) > 0`, term);
+  w.addSearch((p) => `search_text LIKE lower(${p}) ESCAPE '\\'`, likePattern(indexTerm ?? term));
+  if (indexTerm) w.addSearch((p) => `strpos(search_text, lower(${p})) > 0`, term);
   return w;
 }
 
