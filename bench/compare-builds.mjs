@@ -6,10 +6,15 @@
 //
 // Usage: npm run build && (cd ../other && npm run build) &&
 //        node bench/compare-builds.mjs --other ../other [seconds=6] [rounds=4] [--stream] [--connections 50]
-//        [--scale-out]
-import { resolve } from 'node:path';
+//        [--scale-out] [--request-logs on|off] [--other-node-args=<flags>] [--this-node-args=<flags>]
+// --request-logs off: both without request log rows (the path issue 9 names; logging's cost is logging-cost.mjs's).
+// --other-node-args / --this-node-args add node flags to one side (after `npm start`'s): with `--other .` the same
+// build under two flag sets, e.g. `--other . --this-node-args=--no-allocation-site-pretenuring`.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runBench } from './lib/cleanup.mjs';
+import { onCleanup, runBench } from './lib/cleanup.mjs';
 import { MAIN_JS, startGateway } from './lib/gateway.mjs';
 import { chatBody, cpuMs, isChatCompletion, isCompleteStream, spawnSimulator, wireGateway } from './lib/inference.mjs';
 import { runLoad } from './lib/load.mjs';
@@ -23,6 +28,9 @@ const { values, positionals } = parseArgs({
     connections: { type: 'string', default: '50' },
     // Each build on a scratch Postgres database and Redis prefix: the gateway's own CPU, without PGlite's in it.
     'scale-out': { type: 'boolean', default: false },
+    'request-logs': { type: 'string', default: 'on' },
+    'other-node-args': { type: 'string', default: '' },
+    'this-node-args': { type: 'string', default: '' },
   },
 });
 if (!values.other) throw new Error('--other <checkout with a built dist/> is required');
@@ -30,9 +38,10 @@ const seconds = Number(positionals[0] ?? 6);
 const rounds = Number(positionals[1] ?? 4);
 const connections = Number(values.connections);
 const stream = values.stream;
+const flags = (text) => text.split(' ').filter(Boolean);
 const builds = [
-  { name: 'other', mainJs: resolve(values.other, 'dist/src/main.js') },
-  { name: 'this', mainJs: MAIN_JS },
+  { name: 'other', mainJs: resolve(values.other, 'dist/src/main.js'), nodeArgs: flags(values['other-node-args']) },
+  { name: 'this', mainJs: MAIN_JS, nodeArgs: flags(values['this-node-args']) },
 ];
 
 await runBench(
@@ -41,7 +50,15 @@ await runBench(
     for (const build of builds) {
       const env = { GATEWAY_OUTBOUND_ALLOW_LOOPBACK: 'true' };
       if (values['scale-out'] || scaleOutRequested()) Object.assign(env, (await createScratchScaleOut()).env);
-      build.gw = await startGateway({ mainJs: build.mainJs, env });
+      const configFile = join(mkdtempSync(join(tmpdir(), 'gw-compare-')), 'config.json');
+      writeFileSync(configFile, JSON.stringify({ logs: { enabled: values['request-logs'] !== 'off' } }));
+      onCleanup(() => rmSync(dirname(configFile), { recursive: true, force: true }));
+      build.gw = await startGateway({
+        mainJs: build.mainJs,
+        nodeArgs: build.nodeArgs,
+        args: ['--config', configFile],
+        env,
+      });
       build.target = await wireGateway(build.gw, sim);
       build.cpu = 0;
       build.requests = 0;
@@ -80,7 +97,8 @@ await runBench(
     for (const build of builds) {
       const rps = build.rps.reduce((a, b) => a + b, 0) / build.rps.length;
       console.log(
-        `${build.name.padEnd(5)} ${build.mainJs}: ${rps.toFixed(0)} req/s (mean of rounds), ` +
+        `${build.name.padEnd(5)} ${build.mainJs}${build.nodeArgs.length ? ` ${build.nodeArgs.join(' ')}` : ''}: ` +
+          `${rps.toFixed(0)} req/s (mean of rounds), ` +
           `CPU ${(build.cpu / build.requests).toFixed(3)} ms/req`,
       );
     }

@@ -55,7 +55,8 @@ export async function stopChild(child, graceMs = 30_000) {
  * Starts the built gateway on a free port with a fresh app dir (removed on cleanup; or `appDir`, which is the
  * caller's to remove, e.g. to restart on it) and waits for 200 on /health.
  * `env` is added to a minimal environment (PATH, the setup token); `logLevel` passes `--log-level` (else the
- * gateway's default); `mainJs` runs another build (e.g. a worktree's, to compare two builds side by side). Returns `{ base, port, pid, child, appDir, logPath, setupToken, stopProcess(), stop() }`.
+ * gateway's default); `mainJs` runs another build (e.g. a worktree's, to compare two builds side by side);
+ * `nodeArgs` adds node flags after `npm start`'s. Returns `{ base, port, pid, child, appDir, logPath, setupToken, stopProcess(), stop() }`.
  */
 export async function startGateway({
   env = {},
@@ -65,6 +66,7 @@ export async function startGateway({
   healthTimeoutMs = 120_000,
   label = 'gateway',
   mainJs = MAIN_JS,
+  nodeArgs: extraNodeArgs = [],
 } = {}) {
   if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: run \`npm run build\` first`);
   const port = await freePort();
@@ -73,7 +75,11 @@ export async function startGateway({
   const logFd = openSync(logPath, 'a');
   // The node flags `npm start` runs the gateway with, so the bench measures what users run; plus, e.g.,
   // BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the gateway under the bench's load.
-  const nodeArgs = [...START_NODE_FLAGS, ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const nodeArgs = [
+    ...START_NODE_FLAGS,
+    ...extraNodeArgs,
+    ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ];
   const argv = [
     ...nodeArgs,
     mainJs,
