@@ -140,6 +140,24 @@ describe(`invalidated cache (${MODE})`, () => {
     expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual(['a#1', undefined, 'c#3']);
   });
 
+  it('an entry read since it was stored is spared once, then goes unless read again', async () => {
+    const cache = create<string>({ maxEntries: 3 });
+    const loader = countingLoader();
+    for (const key of ['a', 'b', 'c']) await cache.getOrLoad(key, loader.load);
+    expect(cache.get('a')).toBe('a#1');
+    await cache.getOrLoad('d', loader.load); // a is spared (read); b, the oldest unread, goes
+    expect(cache.size).toBe(3);
+    expect(cache.get('c')).toBe('c#3');
+    await cache.getOrLoad('e', loader.load); // a (spared, unread since) goes; c was read, so it stays
+    expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.get('d'), cache.get('e')]).toEqual([
+      undefined,
+      undefined,
+      'c#3',
+      'd#4',
+      'e#5',
+    ]);
+  });
+
   it('a failed load is shared by the burst and not cached', async () => {
     const cache = create<string>();
     const loader = controlledLoader<string>();

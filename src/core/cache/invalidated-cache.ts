@@ -10,13 +10,15 @@ export interface InvalidatedCacheOptions {
   ttlMs: number;
   /** How long "not found" (a `null` value) is remembered; 0 remembers nothing. */
   negativeTtlMs: number;
-  /** Bounded memory: past this many entries the least recently used one goes. */
+  /** Bounded memory: past this many entries the oldest one not read lately goes (CLOCK eviction). */
   maxEntries: number;
 }
 
 interface Entry<V> {
   value: V | null;
   until: number;
+  /** Read since it was stored or last spared by eviction (the second chance of CLOCK eviction). */
+  used: boolean;
 }
 
 /**
@@ -52,9 +54,8 @@ export class InvalidatedCache<V> {
       this.entries.delete(key);
       return undefined;
     }
-    // Most recently used last, so eviction takes the oldest first.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    // A flag, not a move to the end of the map: a hit is on every request's path, an eviction rare.
+    entry.used = true;
     return entry.value;
   }
 
@@ -90,11 +91,21 @@ export class InvalidatedCache<V> {
     const ttlMs = value === null ? this.options.negativeTtlMs : this.options.ttlMs;
     if (ttlMs <= 0) return;
     this.entries.delete(key);
-    if (this.entries.size >= this.options.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+    if (this.entries.size >= this.options.maxEntries) this.evictOne();
+    this.entries.set(key, { value, until: Date.now() + ttlMs, used: false });
+  }
+
+  /**
+   * Drops the oldest entry not read since it was stored or last spared; a read one is spared once and goes to the
+   * end (CLOCK, LRU's usual approximation). Ends within two passes: a spared entry comes round again unread.
+   */
+  private evictOne(): void {
+    for (const [key, entry] of this.entries) {
+      this.entries.delete(key);
+      if (!entry.used) return;
+      entry.used = false;
+      this.entries.set(key, entry);
     }
-    this.entries.set(key, { value, until: Date.now() + ttlMs });
   }
 
   /** After a committed change: drops the key (or everything) here, synchronously, and on every other replica. */

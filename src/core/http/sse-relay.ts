@@ -3,6 +3,7 @@ import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayException } from '../errors/gateway.exception.js';
 import type { OutboundResponse } from '../outbound/outbound-http.service.js';
+import { Utf8StreamText } from './utf8-stream-text.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -129,7 +130,7 @@ export async function relaySse(
   }, options.keepAliveMs ?? KEEP_ALIVE_MS);
   keepAlive.unref();
 
-  const decoder = new TextDecoder();
+  const decoder = new Utf8StreamText();
   let buffer = '';
   const emit = (block: string) => {
     if (block.trim() === '') return;
@@ -143,7 +144,7 @@ export async function relaySse(
   };
   try {
     for await (const chunk of upstream.body) {
-      buffer += decoder.decode(chunk as Buffer, { stream: true });
+      buffer += decoder.write(chunk as Buffer);
       for (;;) {
         const match = /\r?\n\r?\n/.exec(buffer);
         if (!match) break;
@@ -151,7 +152,7 @@ export async function relaySse(
         buffer = buffer.slice(match.index + match[0].length);
       }
     }
-    buffer += decoder.decode();
+    buffer += decoder.end();
     emit(buffer);
   } catch (err) {
     if (!result.clientClosed) {

@@ -5,6 +5,7 @@ import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { Cancellation } from '../../../core/outbound/cancellation.js';
 import { SseStreamTracker, startSse } from '../../../core/http/sse-relay.js';
+import { Utf8StreamText } from '../../../core/http/utf8-stream-text.js';
 import { InferenceMetrics } from '../inference-metrics.js';
 import type { StreamCapture } from '../logs/stream-capture.js';
 import { outputOf } from '../logs/log-content.js';
@@ -246,18 +247,18 @@ export class InferenceResponder {
     );
     let failure: GatewayException | undefined;
     try {
-      const text = new TextDecoder();
+      const text = new Utf8StreamText();
       for await (const chunk of upstream.body) {
         if (writer.ttftMs === undefined) writer.ttftMs = performance.now() - started;
         // A binary framing (Bedrock's event stream) is decoded from the bytes, every other one from text.
         const outputs = decoder.pushBytes
           ? decoder.pushBytes(chunk as Buffer)
-          : decoder.push(text.decode(chunk as Buffer, { stream: true }));
+          : decoder.push(text.write(chunk as Buffer));
         failure = writer.write(outputs);
         writer.flush();
         if (failure) break;
       }
-      if (!decoder.pushBytes) failure ??= writer.write(decoder.push(text.decode()));
+      if (!decoder.pushBytes) failure ??= writer.write(decoder.push(text.end()));
       failure ??= writer.write(decoder.end());
       if (!failure) writer.finish();
     } catch (err) {
@@ -413,6 +414,8 @@ class StreamWriter {
   private frames: Uint8Array[] = [];
   /** The last chunk when it was relayed as sent (parsed only for the ids of the closing usage chunk). */
   private lastRaw: string | undefined;
+  /** The provider's usage-only chunk (parsed for its usage), whose ids the closing usage chunk takes. */
+  private usageChunk: Json | undefined;
   private readonly plugins: PluginRun | undefined;
 
   constructor(
@@ -454,7 +457,10 @@ class StreamWriter {
           const chunk = output.chunk;
           const choices = chunk.choices;
           // The usage-only chunk is re-sent at the end, priced, when the caller asked for it.
-          if (Array.isArray(choices) && choices.length === 0 && chunk.usage !== undefined) break;
+          if (Array.isArray(choices) && choices.length === 0 && chunk.usage !== undefined) {
+            this.usageChunk = chunk;
+            break;
+          }
           // OpenAI sends `"usage": null` on every chunk of a stream that asked for usage.
           chunk.usage = this.includeUsage ? null : undefined;
           this.lastChunk = chunk;
@@ -537,7 +543,11 @@ class StreamWriter {
     // Responses and speech streams end with their own terminal event; only chat and completions send [DONE].
     if (this.call.kind === 'responses' || this.call.kind === 'speech') return;
     if (this.includeUsage && this.usage) {
-      const last = (this.lastRaw !== undefined ? (JSON.parse(this.lastRaw) as Json) : this.lastChunk) ?? {};
+      // The ids come from the provider's own usage chunk when it sent one, else from the last chunk relayed.
+      const last =
+        (this.usageChunk?.id !== undefined ? this.usageChunk : undefined) ??
+        (this.lastRaw !== undefined ? (JSON.parse(this.lastRaw) as Json) : this.lastChunk) ??
+        {};
       const usageChunk = {
         id: last.id,
         object: last.object ?? 'chat.completion.chunk',
