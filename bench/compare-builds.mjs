@@ -7,9 +7,11 @@
 // Usage: npm run build && (cd ../other && npm run build) &&
 //        node bench/compare-builds.mjs --other ../other [seconds=6] [rounds=4] [--stream] [--connections 50]
 //        [--scale-out] [--request-logs on|off] [--other-node-args=<flags>] [--this-node-args=<flags>]
+//        [--other-args=<gateway args>] [--this-args=<gateway args>]
 // --request-logs off: both without request log rows (the path issue 9 names; logging's cost is logging-cost.mjs's).
 // --other-node-args / --this-node-args add node flags to one side (after `npm start`'s): with `--other .` the same
-// build under two flag sets, e.g. `--other . --this-node-args=--no-allocation-site-pretenuring`.
+// build under two flag sets, e.g. `--other . --this-node-args=--no-allocation-site-pretenuring`; --other-args /
+// --this-args add gateway arguments to one side, e.g. `--other . --this-args='--log-level warn'` (no access log).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -31,6 +33,8 @@ const { values, positionals } = parseArgs({
     'request-logs': { type: 'string', default: 'on' },
     'other-node-args': { type: 'string', default: '' },
     'this-node-args': { type: 'string', default: '' },
+    'other-args': { type: 'string', default: '' },
+    'this-args': { type: 'string', default: '' },
   },
 });
 if (!values.other) throw new Error('--other <checkout with a built dist/> is required');
@@ -40,8 +44,13 @@ const connections = Number(values.connections);
 const stream = values.stream;
 const flags = (text) => text.split(' ').filter(Boolean);
 const builds = [
-  { name: 'other', mainJs: resolve(values.other, 'dist/src/main.js'), nodeArgs: flags(values['other-node-args']) },
-  { name: 'this', mainJs: MAIN_JS, nodeArgs: flags(values['this-node-args']) },
+  {
+    name: 'other',
+    mainJs: resolve(values.other, 'dist/src/main.js'),
+    nodeArgs: flags(values['other-node-args']),
+    args: flags(values['other-args']),
+  },
+  { name: 'this', mainJs: MAIN_JS, nodeArgs: flags(values['this-node-args']), args: flags(values['this-args']) },
 ];
 
 await runBench(
@@ -56,7 +65,7 @@ await runBench(
       build.gw = await startGateway({
         mainJs: build.mainJs,
         nodeArgs: build.nodeArgs,
-        args: ['--config', configFile],
+        args: ['--config', configFile, ...build.args],
         env,
       });
       build.target = await wireGateway(build.gw, sim);
@@ -97,7 +106,7 @@ await runBench(
     for (const build of builds) {
       const rps = build.rps.reduce((a, b) => a + b, 0) / build.rps.length;
       console.log(
-        `${build.name.padEnd(5)} ${build.mainJs}${build.nodeArgs.length ? ` ${build.nodeArgs.join(' ')}` : ''}: ` +
+        `${build.name.padEnd(5)} ${[build.mainJs, ...build.nodeArgs, ...build.args].join(' ')}: ` +
           `${rps.toFixed(0)} req/s (mean of rounds), ` +
           `CPU ${(build.cpu / build.requests).toFixed(3)} ms/req`,
       );
