@@ -19,9 +19,6 @@ const ACCESS_LOG_URL_CHARS = 1024;
  * metrics by route pattern.
  */
 export function registerHttpHooks(fastify: FastifyInstance, logger: Logger, metrics: MetricsService): void {
-  // The access line holds only fields the gateway sets (ids, route, status, timings, counts): no secret can reach it, so
-  // it skips the root logger's redaction, which costs ~70 µs a line (wildcard paths) against ~2 µs without.
-  const access = logger.child({}, { redact: { paths: [] } });
   fastify.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now();
     void reply.header('x-request-id', request.id);
@@ -32,7 +29,7 @@ export function registerHttpHooks(fastify: FastifyInstance, logger: Logger, metr
     const seconds = (performance.now() - (request.startedAt ?? performance.now())) / 1000;
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, seconds);
-    access.info(
+    logger.info(
       {
         req_id: request.id,
         method: request.method,

@@ -1,47 +1,8 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { pino, type Bindings, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/gateway-config.js';
 import { BoundedLogDestination, hasDroppedLogLines } from './bounded-destination.js';
 import { serializeError } from './error-serializer.js';
-
-/** Field names whose values are secrets wherever they appear in a logged object. */
-const SECRET_FIELDS = [
-  'password',
-  'admin_password',
-  'client_secret',
-  'client_id',
-  'secret',
-  'token',
-  'api_key',
-  'apiKey',
-  'encryption_key',
-  'setup_token',
-  'authorization',
-  'cookie',
-  'value',
-  'ciphertext',
-  'client_key_pem',
-  'private_key',
-];
-
-const SECRET_HEADERS = [
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-  'x-goog-api-key',
-  'x-gateway-vk',
-  'x-gateway-setup-token',
-];
-
-/**
- * Redaction is configuration: every path below is censored by pino before a line is written, so a secret that
- * reaches a log call by mistake still never reaches the output.
- */
-export const REDACT_PATHS: string[] = [
-  ...SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `res.headers["${h}"]`, `headers["${h}"]`]),
-  ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`, `*.*.*.${f}`]),
-];
+import { redactLogFields } from './log-redaction.js';
 
 const BASE = { service: 'ai-gateway' };
 
@@ -55,17 +16,26 @@ export function stdoutLogDestination(maxBufferedBytes?: number): BoundedLogDesti
  * costs dropped (and counted) lines, never a blocked event loop.
  */
 export function createLogger(level: LogLevel, destination: DestinationStream = stdoutLogDestination()): Logger {
-  return pino(
+  const logger = pino(
     {
       level,
       base: BASE,
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: REDACT_PATHS, censor: '<REDACTED>' },
-      serializers: { err: serializeError },
-      formatters: { level: (label) => ({ level: label }) },
+      // Redaction is configuration: a secret that reaches a log call by mistake still never reaches the output. A
+      // record passes through it before it is written, its error after the error's serializer.
+      serializers: { err: (err: unknown) => redactLogFields(serializeError(err)) },
+      formatters: { level: (label) => ({ level: label }), log: (record) => redactRecord(record) },
     },
     destination,
   );
+  // A child's bindings too. pino gives children no formatter of ours for them, but every descendant is created from
+  // its parent's object, so it inherits this `child`.
+  const makeChild: unknown = Reflect.get(logger, 'child');
+  const redactedChild = function (this: Logger, bindings: Bindings, options?: unknown): Logger {
+    return Reflect.apply(makeChild as (...args: unknown[]) => Logger, this, [redactLogFields(bindings), options]);
+  };
+  logger.child = redactedChild as unknown as Logger['child'];
+  return logger;
 }
 
 /** Lines the logger's destination dropped because its reader was too slow (0 for destinations that never drop). */
@@ -89,4 +59,12 @@ export function flushLogs(logger: Logger, timeoutMs: number): Promise<void> {
       resolve();
     }
   });
+}
+
+/** A record's fields redacted, its error left to the `err` serializer (redacted after it, whatever its type). */
+function redactRecord(record: Record<string, unknown>): Record<string, unknown> {
+  if (record.err === undefined) return redactLogFields(record) as Record<string, unknown>;
+  const { err, ...fields } = record;
+  const redacted = redactLogFields(fields);
+  return redacted === fields ? record : { ...(redacted as Record<string, unknown>), err };
 }
