@@ -23,6 +23,8 @@ export interface GatewayExceptionOptions {
  * error bodies.
  */
 export class GatewayException extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
   readonly type: string;
   readonly param?: string;
   readonly reason?: ErrorReason;
@@ -31,13 +33,15 @@ export class GatewayException extends Error {
   readonly isGatewayError: boolean;
   readonly wireCode?: string;
 
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    options: GatewayExceptionOptions = {},
-  ) {
+  constructor(status: number, code: ErrorCode, message: string, options: GatewayExceptionOptions = {}) {
+    // Without a stack: an error the gateway answers on purpose is told by its code and message, and no log writes its
+    // stack. Capturing one walked up to ten frames of every refused request (~15 µs of a 401's ~260).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    Error.stackTraceLimit = stackTraceLimit;
+    this.status = status;
+    this.code = code;
     this.name = 'GatewayException';
     this.type = options.type ?? errorTypeForStatus(status);
     this.param = options.param;
