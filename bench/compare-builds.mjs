@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { onCleanup, runBench } from './lib/cleanup.mjs';
-import { MAIN_JS, startGateway } from './lib/gateway.mjs';
+import { flagWords, MAIN_JS, startGateway } from './lib/gateway.mjs';
 import { chatBody, cpuMs, isChatCompletion, isCompleteStream, spawnSimulator, wireGateway } from './lib/inference.mjs';
 import { runLoad } from './lib/load.mjs';
 import { createScratchScaleOut, scaleOutRequested } from './lib/scale-out.mjs';
@@ -42,26 +42,31 @@ const seconds = Number(positionals[0] ?? 6);
 const rounds = Number(positionals[1] ?? 4);
 const connections = Number(values.connections);
 const stream = values.stream;
-const flags = (text) => text.split(' ').filter(Boolean);
 const builds = [
   {
     name: 'other',
     mainJs: resolve(values.other, 'dist/src/main.js'),
-    nodeArgs: flags(values['other-node-args']),
-    args: flags(values['other-args']),
+    nodeArgs: flagWords(values['other-node-args']),
+    args: flagWords(values['other-args']),
   },
-  { name: 'this', mainJs: MAIN_JS, nodeArgs: flags(values['this-node-args']), args: flags(values['this-args']) },
+  {
+    name: 'this',
+    mainJs: MAIN_JS,
+    nodeArgs: flagWords(values['this-node-args']),
+    args: flagWords(values['this-args']),
+  },
 ];
 
 await runBench(
   async () => {
     const sim = await spawnSimulator();
+    // One config file for both: request logs on or off.
+    const configFile = join(mkdtempSync(join(tmpdir(), 'gw-compare-')), 'config.json');
+    onCleanup(() => rmSync(dirname(configFile), { recursive: true, force: true }));
+    writeFileSync(configFile, JSON.stringify({ logs: { enabled: values['request-logs'] !== 'off' } }));
     for (const build of builds) {
       const env = { GATEWAY_OUTBOUND_ALLOW_LOOPBACK: 'true' };
       if (values['scale-out'] || scaleOutRequested()) Object.assign(env, (await createScratchScaleOut()).env);
-      const configFile = join(mkdtempSync(join(tmpdir(), 'gw-compare-')), 'config.json');
-      writeFileSync(configFile, JSON.stringify({ logs: { enabled: values['request-logs'] !== 'off' } }));
-      onCleanup(() => rmSync(dirname(configFile), { recursive: true, force: true }));
       build.gw = await startGateway({
         mainJs: build.mainJs,
         nodeArgs: build.nodeArgs,

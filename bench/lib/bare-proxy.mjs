@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
-import { START_NODE_FLAGS } from './gateway.mjs';
+import { flagWords, START_NODE_FLAGS } from './gateway.mjs';
 import { spawnChildService } from './child-service.mjs';
 
 /** Starts the proxy in this process. Returns `{ url, close() }`. */
@@ -62,7 +62,7 @@ export async function startBareProxy({ upstream, port = 0 }) {
  */
 export async function spawnBareProxy({ upstream, nodeArgs = START_NODE_FLAGS, startTimeoutMs = 30_000 }) {
   // E.g. BENCH_BARE_PROXY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile it next to the gateway.
-  const extra = (process.env.BENCH_BARE_PROXY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const extra = flagWords(process.env.BENCH_BARE_PROXY_NODE_ARGS);
   const argv = [...nodeArgs, ...extra, fileURLToPath(import.meta.url), '--upstream', upstream, '--exit-with-stdin'];
   return spawnChildService('bare proxy', argv, { startTimeoutMs });
 }

@@ -20,6 +20,9 @@ export const START_NODE_FLAGS = (() => {
 })();
 export const SETUP_TOKEN = 'bench-setup-token-0001';
 
+/** Flags given as one space-separated string (an environment variable, a bench option) as a list. */
+export const flagWords = (text = '') => text.split(' ').filter(Boolean);
+
 /** A free loopback port (the OS picks it; the listener is closed before the gateway binds it). */
 export function freePort() {
   return new Promise((ok, fail) => {
@@ -56,7 +59,8 @@ export async function stopChild(child, graceMs = 30_000) {
  * caller's to remove, e.g. to restart on it) and waits for 200 on /health.
  * `env` is added to a minimal environment (PATH, the setup token); `logLevel` passes `--log-level` (else the
  * gateway's default); `mainJs` runs another build (e.g. a worktree's, to compare two builds side by side);
- * `nodeArgs` adds node flags after `npm start`'s. Returns `{ base, port, pid, child, appDir, logPath, setupToken, stopProcess(), stop() }`.
+ * `nodeArgs` adds node flags after `npm start`'s. Returns
+ * `{ base, port, pid, child, appDir, logPath, setupToken, stopProcess(), stop() }`.
  */
 export async function startGateway({
   env = {},
@@ -75,11 +79,7 @@ export async function startGateway({
   const logFd = openSync(logPath, 'a');
   // The node flags `npm start` runs the gateway with, so the bench measures what users run; plus, e.g.,
   // BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the gateway under the bench's load.
-  const nodeArgs = [
-    ...START_NODE_FLAGS,
-    ...extraNodeArgs,
-    ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
-  ];
+  const nodeArgs = [...START_NODE_FLAGS, ...extraNodeArgs, ...flagWords(process.env.BENCH_GATEWAY_NODE_ARGS)];
   const argv = [
     ...nodeArgs,
     mainJs,
