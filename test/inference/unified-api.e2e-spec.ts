@@ -74,6 +74,27 @@ describe('unified /v1 API', () => {
     expect(lastRequest().body.stream_options).toEqual({ include_usage: true });
   });
 
+  it('relays each event as it arrives: events the provider sends 120 ms apart reach the client as far apart', async () => {
+    s.sim.scenario({ match: { family: 'openai' }, responses: [{ fault: 'chunk_delay', chunk_delay_ms: 120 }] });
+    const stream = await s.openai.chat.completions.create({
+      model: 'openai/gpt-4o-mini',
+      messages: [{ role: 'user', content: 'one two three four' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const arrivals: { at: number; content: string; usage: boolean }[] = [];
+    for await (const chunk of stream) {
+      const content = chunk.choices[0]?.delta?.content ?? '';
+      arrivals.push({ at: performance.now(), content, usage: chunk.usage != null });
+    }
+    const words = arrivals.filter((a) => a.content.trim() !== '');
+    expect(words.map((a) => a.content.trim())).toEqual(['echo:', 'one', 'two', 'three', 'four']);
+    // Written as it came (no event held for a later one): each word arrived at least most of a gap after the one before.
+    for (let i = 1; i < words.length; i++) expect(words[i]!.at - words[i - 1]!.at).toBeGreaterThan(80);
+    // The priced usage chunk closes the stream.
+    expect(arrivals.at(-1)!.usage).toBe(true);
+  });
+
   it('without include_usage the caller sees no usage chunk, though the gateway asked the provider for one', async () => {
     const res = await s.inference.post('/v1/chat/completions', {
       model: 'openai/gpt-4o-mini',

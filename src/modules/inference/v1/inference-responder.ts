@@ -417,6 +417,8 @@ class StreamWriter {
   /** The provider's usage-only chunk (parsed for its usage), whose ids the closing usage chunk takes. */
   private usageChunk: Json | undefined;
   private readonly plugins: PluginRun | undefined;
+  /** The deferred flush waiting for the end of this event-loop turn. */
+  private flushing: NodeJS.Immediate | undefined;
 
   constructor(
     private readonly call: InferenceCall,
@@ -489,6 +491,10 @@ class StreamWriter {
 
   /** Sends what is left with the end of the response (one write). */
   end(): void {
+    if (this.flushing !== undefined) {
+      clearImmediate(this.flushing);
+      this.flushing = undefined;
+    }
     if (this.frames.length > 0) {
       this.raw.end(Buffer.concat(this.frames));
       this.frames = [];
@@ -498,8 +504,21 @@ class StreamWriter {
     this.out = '';
   }
 
-  /** Sends what the last upstream read produced. */
+  /**
+   * Sends what the last upstream read produced, once this turn of the event loop is over (`setImmediate` runs before
+   * the next socket read): when that read also ended the upstream body, as a provider's last burst usually does, the
+   * events leave with the end of the response in one write instead of two.
+   */
   flush(): void {
+    if (this.flushing === undefined && (this.out !== '' || this.frames.length > 0)) {
+      this.flushing = setImmediate(this.flushNow);
+    }
+  }
+
+  private readonly flushNow = (): void => {
+    this.flushing = undefined;
+    // A client that went away meanwhile: nothing more to send.
+    if (this.raw.writableEnded || this.raw.destroyed) return;
     if (this.frames.length > 0) {
       this.raw.write(Buffer.concat(this.frames));
       this.frames = [];
@@ -508,7 +527,7 @@ class StreamWriter {
     if (this.out === '') return;
     this.raw.write(this.out);
     this.out = '';
-  }
+  };
 
   /** A native encoder's frames: text joins `out`, binary frames wait in `frames`. */
   private append(frames: NativeFrame[]): void {
