@@ -74,9 +74,7 @@ export class SseDecoder {
   private line(line: string, out: SseMessage[]): void {
     if (line === '') {
       if (this.data.length > 0 || this.event !== undefined) {
-        out.push(
-          this.event === undefined ? { data: this.joined() } : { event: this.event, data: this.joined() },
-        );
+        out.push(this.event === undefined ? { data: this.joined() } : { event: this.event, data: this.joined() });
       }
       this.event = undefined;
       this.data = [];
