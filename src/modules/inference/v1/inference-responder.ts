@@ -505,9 +505,9 @@ class StreamWriter {
   }
 
   /**
-   * Sends what the last upstream read produced, once this turn of the event loop is over (`setImmediate` runs before
-   * the next socket read): when that read also ended the upstream body, as a provider's last burst usually does, the
-   * events leave with the end of the response in one write instead of two.
+   * Sends what the last upstream read produced once this turn of the event loop is over (`setImmediate` runs before
+   * the loop polls for I/O again, so no event waits for a later read): when that read also ended the upstream body, as
+   * a provider's last burst usually does, the events leave with the end of the response in one write instead of two.
    */
   flush(): void {
     if (this.flushing === undefined && (this.out !== '' || this.frames.length > 0)) {
