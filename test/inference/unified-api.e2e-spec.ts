@@ -89,8 +89,9 @@ describe('unified /v1 API', () => {
     }
     const words = arrivals.filter((a) => a.content.trim() !== '');
     expect(words.map((a) => a.content.trim())).toEqual(['echo:', 'one', 'two', 'three', 'four']);
-    // Written as it came (no event held for a later one): each word arrived at least most of a gap after the one before.
-    for (let i = 1; i < words.length; i++) expect(words[i]!.at - words[i - 1]!.at).toBeGreaterThan(80);
+    // Written as it came (no event held for a later one): the five words span about four gaps (480 ms), where a relay
+    // that held the events until the stream ended would deliver them together. Half of it leaves room for a busy host.
+    expect(words.at(-1)!.at - words[0]!.at).toBeGreaterThan(240);
     // The priced usage chunk closes the stream.
     expect(arrivals.at(-1)!.usage).toBe(true);
   });
