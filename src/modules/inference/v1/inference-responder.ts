@@ -495,13 +495,7 @@ class StreamWriter {
       clearImmediate(this.flushing);
       this.flushing = undefined;
     }
-    if (this.frames.length > 0) {
-      this.raw.end(Buffer.concat(this.frames));
-      this.frames = [];
-      return;
-    }
-    this.raw.end(this.out);
-    this.out = '';
+    this.raw.end(this.take());
   }
 
   /**
@@ -519,15 +513,21 @@ class StreamWriter {
     this.flushing = undefined;
     // A client that went away meanwhile: nothing more to send.
     if (this.raw.writableEnded || this.raw.destroyed) return;
-    if (this.frames.length > 0) {
-      this.raw.write(Buffer.concat(this.frames));
-      this.frames = [];
-      return;
-    }
-    if (this.out === '') return;
-    this.raw.write(this.out);
-    this.out = '';
+    const pending = this.take();
+    if (pending.length > 0) this.raw.write(pending);
   };
+
+  /** What waits to be written, taken: a native encoder's binary frames (then `out` is empty), else the text. */
+  private take(): Buffer | string {
+    if (this.frames.length > 0) {
+      const bytes = Buffer.concat(this.frames);
+      this.frames = [];
+      return bytes;
+    }
+    const text = this.out;
+    this.out = '';
+    return text;
+  }
 
   /** A native encoder's frames: text joins `out`, binary frames wait in `frames`. */
   private append(frames: NativeFrame[]): void {
