@@ -22,6 +22,14 @@ async function migrate(databaseUrl: string | undefined): Promise<Blob | undefine
   try {
     await runMigrations(dataSource);
     if (databaseUrl) return undefined;
+    // Every test app opens a copy of this dump, which PGlite unpacks file by file: the template databases (nothing
+    // creates a database in PGlite) are 600 of its 1,250 files, and without a checkpoint the copy replays the
+    // migrations' WAL when it opens. Both gone, an app's database opens with 0.7 s of CPU instead of 1.0 s.
+    for (const template of ['template0', 'template1']) {
+      await dataSource.query(`ALTER DATABASE ${template} IS_TEMPLATE false`);
+      await dataSource.query(`DROP DATABASE ${template}`);
+    }
+    await dataSource.query('CHECKPOINT');
     return await (dataSource.driver as unknown as { master: PGlitePool }).master.dumpDataDir();
   } finally {
     await dataSource.destroy();
