@@ -78,15 +78,18 @@ describe(`request log stats from the hourly rollup (${RUN_MODE})`, () => {
           `${Number(r.prompt_tokens)} ${Number(r.completion_tokens)} ${Number(r.total_tokens)} ` +
           `${Number(r.latency_sum).toFixed(6)} ${Number(r.cost_sum).toFixed(9)}`,
       );
-    const rollup = await db.query<Array<Record<string, unknown>>>(
-      `SELECT * FROM request_log_hourly WHERE requests <> 0 ORDER BY hour, status`,
-    );
-    const grouped = await db.query<Array<Record<string, unknown>>>(
-      `SELECT date_bin('1 hour', timestamp, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS hour, status, count(*) AS requests, ` +
-        `COALESCE(sum(prompt_tokens), 0) AS prompt_tokens, COALESCE(sum(completion_tokens), 0) AS completion_tokens, ` +
-        `COALESCE(sum(total_tokens), 0) AS total_tokens, sum(latency) AS latency_sum, COALESCE(sum(cost), 0) AS cost_sum ` +
-        `FROM request_logs GROUP BY 1, 2 ORDER BY 1, 2`,
-    );
+    // Both reads in one snapshot: a background write (the retention purge) must not fall between them.
+    const [rollup, grouped] = await db.transaction('REPEATABLE READ', async (tx) => [
+      await tx.query<Array<Record<string, unknown>>>(
+        `SELECT * FROM request_log_hourly WHERE requests <> 0 ORDER BY hour, status`,
+      ),
+      await tx.query<Array<Record<string, unknown>>>(
+        `SELECT date_bin('1 hour', timestamp, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS hour, status, ` +
+          `count(*) AS requests, COALESCE(sum(prompt_tokens), 0) AS prompt_tokens, ` +
+          `COALESCE(sum(completion_tokens), 0) AS completion_tokens, COALESCE(sum(total_tokens), 0) AS total_tokens, ` +
+          `sum(latency) AS latency_sum, COALESCE(sum(cost), 0) AS cost_sum FROM request_logs GROUP BY 1, 2 ORDER BY 1, 2`,
+      ),
+    ]);
     expect(view(rollup)).toEqual(view(grouped));
   }
 

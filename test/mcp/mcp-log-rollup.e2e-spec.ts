@@ -73,15 +73,18 @@ describe(`MCP tool log counts from the hourly rollup (${RUN_MODE})`, () => {
       latency_calls: unknown;
       cost_sum: unknown;
     };
-    const rollup = await db.query<Row[]>(
-      `SELECT hour, status, calls, latency_sum, latency_calls, cost_sum FROM mcp_tool_log_hourly ` +
-        `WHERE calls <> 0 ORDER BY 1, 2`,
-    );
-    const grouped = await db.query<Row[]>(
-      `SELECT date_bin('1 hour', "timestamp", TIMESTAMPTZ '2000-01-01 00:00:00+00') AS hour, status, count(*) AS calls, ` +
-        `COALESCE(sum(latency::numeric), 0) AS latency_sum, count(latency) AS latency_calls, ` +
-        `COALESCE(sum(cost::numeric), 0) AS cost_sum FROM mcp_tool_logs GROUP BY 1, 2 ORDER BY 1, 2`,
-    );
+    // Both reads in one snapshot: the pending-log sweeper may fail a `processing` call between two separate reads.
+    const [rollup, grouped] = await db.transaction('REPEATABLE READ', async (tx) => [
+      await tx.query<Row[]>(
+        `SELECT hour, status, calls, latency_sum, latency_calls, cost_sum FROM mcp_tool_log_hourly ` +
+          `WHERE calls <> 0 ORDER BY 1, 2`,
+      ),
+      await tx.query<Row[]>(
+        `SELECT date_bin('1 hour', "timestamp", TIMESTAMPTZ '2000-01-01 00:00:00+00') AS hour, status, ` +
+          `count(*) AS calls, COALESCE(sum(latency::numeric), 0) AS latency_sum, count(latency) AS latency_calls, ` +
+          `COALESCE(sum(cost::numeric), 0) AS cost_sum FROM mcp_tool_logs GROUP BY 1, 2 ORDER BY 1, 2`,
+      ),
+    ]);
     const view = (rows: Row[]) =>
       rows.map(
         (r) =>
