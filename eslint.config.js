@@ -1,8 +1,92 @@
 import js from '@eslint/js';
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 
+const CREDENTIAL_LITERAL = {
+  selector:
+    'Literal[value=/^(x-api-key|api-key|x-goog-api-key|x-gateway-vk|x-gateway-setup-token|x-gateway-job-ticket|proxy-authorization)$/i]',
+  message: 'A credential header name: use src/core/auth/credential-headers.ts (the one list).',
+};
+const CREDENTIAL_NAMERS = ['src/core/auth/credential-headers.ts', 'src/modules/inference/providers/**'];
+const CREDENTIAL_READERS = {
+  regex: '(^|/)core/auth/credentials\\.util\\.js$',
+  importNames: ['readCredentials', 'passThroughCredential', 'presentsVirtualKey', 'virtualKeyValue'],
+  message: 'Credentials are decided once, by the data-plane authenticator: read request.credential.',
+};
+const SETTLEMENT = 'src/modules/inference/completion/settlement.ts';
+const SETTLES = {
+  selector:
+    "CallExpression[callee.property.name=/^(commit|release)$/]:matches([callee.object.name=/admission$/i], [callee.object.property.name=/admission$/i])",
+  message: 'A budget reservation is settled in src/modules/inference/completion/settlement.ts only (one completion path).',
+};
+const MAYBE_PROMISE = 'src/core/async/maybe-promise.ts';
+const PROMISE_CHECK = {
+  selector: "BinaryExpression[operator='instanceof'][right.name='Promise']",
+  message: 'A value that may be pending: isPending / whenReady of src/core/async/maybe-promise.ts (one convention).',
+};
+const COMPLETION = 'src/modules/inference/completion/**';
+const REQUEST_LOGS = 'src/modules/inference/logs/**';
+const INFERENCE_MODULE = 'src/modules/inference/inference.module.ts';
+const LOG_ROWS = {
+  regex: '(^|/)logs/request-log\\.recorder\\.js$',
+  importNames: ['RequestLogRecorder'],
+  message: "An inference request's log rows are written by its completion (src/modules/inference/completion/) only.",
+};
+const LOG_STORE = {
+  regex: '(^|/)logs/request-log\\.store\\.js$',
+  importNames: ['RequestLogStore'],
+  message: 'Request log rows are appended by the recorder the completion drives; read them through the logs query.',
+};
+const COMPLETION_RECORDS = {
+  regex: '(^|/)inference-(metrics|tracing)\\.js$',
+  importNames: ['InferenceMetrics', 'endServedTrace', 'endFailedTrace'],
+  message: "An inference request's metrics and span end are recorded by its completion (src/modules/inference/completion/) only.",
+};
+
+// Boundaries you can see (issue 49 item 5, docs/architecture.md "Boundaries"): src/core is infrastructure
+// and imports nothing of src/modules; a module imports another module only through that module's public file,
+// `src/modules/<module>/index.ts`. The regexes rely on one convention: no folder or file inside a module bears another
+// module's name.
+const MODULES = readdirSync(new URL('./src/modules/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const CORE_BOUNDARY = {
+  regex: '(^|/)(modules/|app\\.module|app\\.factory)',
+  message:
+    'src/core is infrastructure and imports no module: declare a port in the core and implement it in the module.',
+};
+const viaIndex = (module) => ({
+  regex: `^(\\.\\./)+(${MODULES.filter((m) => m !== module).join('|')})/(?!index\\.js$)`,
+  message: 'Another module only through its public file, src/modules/<module>/index.ts (export what it lacks there).',
+});
+// Each file gets the import patterns of its zone (the rules above) and of its region (the boundaries); a later block
+// replaces a rule's options for the files it matches, so every (zone, region) pair that can meet gets one block, the
+// most specific last. `files: [[a, b]]` matches the files that match both.
+const IMPORT_ZONES = [
+  { files: 'src/**/*.ts', patterns: [CREDENTIAL_READERS, LOG_ROWS, LOG_STORE, COMPLETION_RECORDS] },
+  { files: 'src/core/auth/**', patterns: [] },
+  { files: COMPLETION, patterns: [CREDENTIAL_READERS, LOG_STORE] },
+  { files: REQUEST_LOGS, patterns: [CREDENTIAL_READERS, LOG_ROWS, COMPLETION_RECORDS] },
+  { files: INFERENCE_MODULE, patterns: [CREDENTIAL_READERS] },
+];
+const IMPORT_REGIONS = [
+  { files: 'src/**/*.ts', patterns: [] },
+  { files: 'src/core/**/*.ts', patterns: [CORE_BOUNDARY] },
+  ...MODULES.map((m) => ({ files: `src/modules/${m}/**/*.ts`, patterns: [viaIndex(m)] })),
+];
+const prefix = (glob) => glob.replace(/\*.*$/, '');
+const meet = (a, b) => prefix(a).startsWith(prefix(b)) || prefix(b).startsWith(prefix(a));
+function importRules() {
+  return IMPORT_ZONES.flatMap((zone) =>
+    IMPORT_REGIONS.filter((region) => meet(zone.files, region.files)).map((region) => ({
+      files: [[zone.files, region.files]],
+      rules: { 'no-restricted-imports': ['error', { patterns: [...zone.patterns, ...region.patterns] }] },
+    })),
+  );
+}
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'openapi/**', 'eslint.config.js'] },
+  { ignores: ['dist/**', 'clients/typescript/dist/**', 'clients/typescript/src/generated/**', 'node_modules/**', 'data/**', 'coverage/**', 'openapi/**', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -18,7 +102,7 @@ export default tseslint.config(
   },
   {
     // Plain JavaScript scripts (benchmarks): linted without type information.
-    files: ['**/*.mjs'],
+    files: ['**/*.mjs', 'clients/typescript/bin/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       parserOptions: { projectService: false },
@@ -33,6 +117,26 @@ export default tseslint.config(
       },
     },
   },
+  // One list of credential header names (issue 43): src/core/auth/credential-headers.ts. A provider adapter writes its
+  // own wire's key header; nothing else spells one, so a second list cannot drift from the first.
+  // One completion path (issue 49 item 1): a budget reservation is committed or released in
+  // src/modules/inference/completion/settlement.ts only.
+  // A value that may still be pending (a snapshot being rebuilt) is tested in one way: src/core/async/maybe-promise.ts.
+  // (A later block replaces a rule's options for the files it matches, hence one block per set of exceptions.)
+  {
+    files: ['src/**/*.ts'],
+    ignores: [...CREDENTIAL_NAMERS, SETTLEMENT, MAYBE_PROMISE],
+    rules: { 'no-restricted-syntax': ['error', CREDENTIAL_LITERAL, SETTLES, PROMISE_CHECK] },
+  },
+  { files: [SETTLEMENT], rules: { 'no-restricted-syntax': ['error', CREDENTIAL_LITERAL, PROMISE_CHECK] } },
+  { files: CREDENTIAL_NAMERS, rules: { 'no-restricted-syntax': ['error', SETTLES, PROMISE_CHECK] } },
+  { files: [MAYBE_PROMISE], rules: { 'no-restricted-syntax': ['error', CREDENTIAL_LITERAL, SETTLES] } },
+  // One place decides a credential (issue 49 item 3): the auth folder reads presented credentials; everything after
+  // the route gate reads its decision (`request.principal`, `request.credential`).
+  // One completion path (issue 49 item 1): only the completion (src/modules/inference/completion/) writes request
+  // log rows, records inference metrics and ends a request's span; the request-logs read side alone holds the store.
+  // Boundaries (issue 49 item 5): src/core imports no module; a module imports another only through its index.ts.
+  ...importRules(),
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {

@@ -11,8 +11,8 @@ export default defineConfig({
     exclude: process.env.DATABASE_URL ? [...configDefaults.exclude, 'test/**/*.spec.ts'] : configDefaults.exclude,
     globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['reflect-metadata'],
-    // Many suites start the built gateway as a process; on the embedded default each start creates a PGlite database
-    // (about 11 s on a quiet 2-core machine, 25-30 s with the other worker's suites alongside).
+    // Many suites start the built gateway as a process, on the embedded default on a copy of the migrated data dir
+    // (seconds on a quiet 2-core machine, 25-30 s with the other worker's suites alongside).
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -121,5 +121,6 @@ await runBench(
       `this / other: CPU per request ${(current.cpu / current.requests / (other.cpu / other.requests)).toFixed(2)}x`,
     );
   },
-  { maxSeconds: 180 + 2 * rounds * (seconds + 5) },
+  // A longer health wait (BENCH_HEALTH_TIMEOUT_MS, bench/lib/gateway.mjs) lengthens the watchdog for both starts.
+  { maxSeconds: 180 + 2 * rounds * (seconds + 5) + (2 * (Number(process.env.BENCH_HEALTH_TIMEOUT_MS) || 0)) / 1000 },
 );

@@ -18,7 +18,7 @@
 // RSS of the gateway, the bare proxy and the simulator is sampled every 200 ms during each part, and the CPU time each
 // serving process spends in its own rounds is divided by their requests (CPU per request). Every response
 // is checked (unary: 200 and a chat.completion with usage; stream: the usage chunk and `data: [DONE]` at the end);
-// a run with refused responses or errors says so and exits 1. A markdown summary for the README ends the output.
+// a run with refused responses or errors says so and exits 1. A markdown summary for docs/benchmarks.md ends the output.
 //
 // Usage: npm run build && node bench/inference-proxy.mjs [seconds=10] [connections=50]
 //          [--rounds 3] [--warmup 2] [--paced-rate auto] [--light-seconds 3] [--stream-gap-ms 2] [--log-level info]
@@ -312,7 +312,7 @@ await runBench(
 
     console.log(`\n${machineLine('end')}${gw ? `; gateway log ${(gw.logBytes() / 1024 / 1024).toFixed(1)} MB` : ''}`);
 
-    // The summary for the README: one row per part and target.
+    // The summary for docs/benchmarks.md: one row per part and target.
     console.log(
       `\nSummary (${mode}; ${rounds} x ${seconds} s rounds${lightSeconds > 0 ? `, light load ${rounds} x ${lightSeconds} s` : ''}; times in ms; CPU/req: ms of CPU the serving process (the simulator for direct) spent per request; RSS: its peak MB during the part):\n`,
     );

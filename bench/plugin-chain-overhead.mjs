@@ -6,7 +6,7 @@
 // CPU a gateway spends per request (bench/plugin-chain.mjs prints it; pass it as the third argument, ms).
 //
 // Usage: npm run build && node bench/plugin-chain-overhead.mjs [millions=5] [rounds=5] [cpu-ms-per-request=0.8]
-import { PluginRegistry } from '../dist/src/core/plugins/plugin-registry.js';
+import { PluginRegistry } from '../dist/src/modules/plugins/registry/plugin-registry.js';
 import { jsonParserPlugin } from '../dist/src/modules/plugins/builtins/jsonparser.plugin.js';
 import { machineLine } from './lib/report.mjs';
 

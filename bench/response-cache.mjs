@@ -8,7 +8,7 @@
 //    p50 over the bare proxy (and the simulator direct); the miss shows the full path with the cache on.
 // 2. N connections, closed loop: req/s of each (the hit against the bare proxy and the miss).
 // Every response is checked (a 200 chat.completion with usage; the hit must say `x-gateway-cache-status: hit` in its
-// probe); a run with errors or refused responses says so and exits 1. A markdown summary for the README ends the
+// probe); a run with errors or refused responses says so and exits 1. A markdown summary for docs/benchmarks.md ends the
 // output.
 //
 // Usage: npm run build && node bench/response-cache.mjs [seconds=5] [connections=20] [--rounds 3] [--warmup 2]

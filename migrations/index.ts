@@ -5,6 +5,7 @@ import { McpToolLogHourlyMeasures1795700000016 } from './1795700000016-McpToolLo
 import { McpToolLogKeyIndexCovers1795700000017 } from './1795700000017-McpToolLogKeyIndexCovers.js';
 import { McpToolLogSearchText1795700000018 } from './1795700000018-McpToolLogSearchText.js';
 import { RequestLogSearchText1795700000019 } from './1795700000019-RequestLogSearchText.js';
+import { McpToolLogRequestType1796591424138 } from './1796591424138-McpToolLogRequestType.js';
 // Every migration, in order. New files are added here by `npm run migration:generate`.
 import { RuntimeSettings1795700000011 } from './1795700000011-RuntimeSettings.js';
 import { AsyncJobs1795700000008 } from './1795700000008-AsyncJobs.js';
@@ -64,4 +65,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   McpToolLogKeyIndexCovers1795700000017,
   McpToolLogSearchText1795700000018,
   RequestLogSearchText1795700000019,
+  McpToolLogRequestType1796591424138,
 ];

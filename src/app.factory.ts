@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
+import { registerRouteGate, RouteGate } from './core/auth/route-gate.js';
 import type { Clock } from './core/clock/clock.js';
 import type { GatewayConfig } from './core/config/gateway-config.js';
 import { GatewayErrorFilter } from './core/errors/gateway-error.filter.js';
@@ -17,8 +18,10 @@ import { MAX_PATH_PARAM_CHARS } from './core/http/limits.js';
 import { registerNulCheck } from './core/http/nul-check.js';
 import { RouteTable } from './core/http/route-table.js';
 import { NestPinoLogger } from './core/logging/nest-logger.js';
+import { serveDashboard } from './core/dashboard/serve-dashboard.js';
 import { MetricsService } from './core/metrics/metrics.service.js';
 import { serveOpenApi } from './core/openapi/openapi.js';
+import type { PGliteEngine } from './core/persistence/pglite-engine.js';
 
 export interface CreateAppOptions {
   config: GatewayConfig;
@@ -27,6 +30,8 @@ export interface CreateAppOptions {
   pgliteDataDir?: string | null;
   /** A PGlite data dir dump to start from instead of running initdb (tests). */
   pgliteTemplate?: Blob;
+  /** An open in-memory embedded database lent by the caller (tests); closing the app hands it back. */
+  pgliteEngine?: PGliteEngine;
   /** Extra modules mounted beside the gateway's own (tests). */
   extraModules?: Array<Type | DynamicModule>;
   /** The clock of budget and rate-limit windows (tests pass a ManualClock); default the system clock. */
@@ -70,10 +75,12 @@ export async function createGatewayApp(options: CreateAppOptions): Promise<Gatew
   registerHttpHooks(fastify, logger, app.get(MetricsService));
   registerDrainGate(fastify);
   registerNulCheck(fastify);
+  registerRouteGate(fastify, app.get(RouteGate));
 
   app.useGlobalFilters(new GatewayErrorFilter(logger, routes));
   app.useGlobalPipes(createValidationPipe());
   serveOpenApi(app);
+  await serveDashboard(app, logger);
   try {
     await app.init();
   } catch (err) {

@@ -22,9 +22,12 @@ import { FormatsModule } from './modules/inference/formats/formats.module.js';
 import { McpModule } from './modules/mcp/mcp.module.js';
 import { AccessProfilesModule } from './modules/access-profiles/access-profiles.module.js';
 import { PluginsModule } from './modules/plugins/plugins.module.js';
+import { PluginRegistryModule } from './modules/plugins/registry/plugin-registry.module.js';
+import { InferenceTracingModule } from './modules/inference/telemetry/tracing.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { SettingsModule } from './modules/settings/settings.module.js';
 import { CacheModule } from './modules/cache/cache.module.js';
+import type { PGliteEngine } from './core/persistence/pglite-engine.js';
 
 export interface AppModuleOptions {
   config: GatewayConfig;
@@ -33,6 +36,8 @@ export interface AppModuleOptions {
   pgliteDataDir?: string | null;
   /** A PGlite data dir dump to start from instead of running initdb (tests). */
   pgliteTemplate?: Blob;
+  /** An open in-memory embedded database lent by the caller (tests); closing the app hands it back. */
+  pgliteEngine?: PGliteEngine;
   /** Extra modules mounted beside the gateway's own (tests). */
   extraModules?: Array<Type | DynamicModule>;
   /** The clock of budget and rate-limit windows (tests pass a ManualClock); default the system clock. */
@@ -54,6 +59,8 @@ export class AppModule {
         QueueModule.forRoot(options.config),
         MaintenanceModule,
         CoreModule,
+        PluginRegistryModule,
+        InferenceTracingModule,
         SecretsModule,
         GovernanceModule,
         AuthModule,

@@ -4,8 +4,9 @@ import http from 'node:http';
 import { isStopping, throwIfStopping } from './cleanup.mjs';
 
 /**
- * `body` may be a string or a function returning one per request (e.g. a unique messageId). `check(status, text)`
- * (optional) reads each response body and counts the responses it refuses as `bad` (a JSON-RPC error is a 200).
+ * `body` may be a string or a function returning one per request (e.g. a unique messageId). `check(status, text,
+ * headers)` (optional) reads each response body and counts the responses it refuses as `bad` (a JSON-RPC error is a
+ * 200); it is also where a caller collects what it needs of each answer (an `x-request-id`).
  * `firstByte: true` also times each response's first body bytes (a stream's time to first byte): `ttfb` below.
  * `rate` (requests per second over all connections) paces the loop: requests start on a fixed schedule instead of
  * back to back, so below the target's capacity the latencies are each request's own cost, not time spent queued
@@ -68,7 +69,7 @@ export async function runLoad({
           latencies.push(performance.now() - started);
           if (firstByte) ttfbs.push((firstAt ?? performance.now()) - started);
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-          if (check && !check(res.statusCode, text)) {
+          if (check && !check(res.statusCode, text, res.headers)) {
             bad++;
             firstBad ??= `${res.statusCode} ${text.slice(0, 300)}`;
           }

@@ -14,7 +14,7 @@ import { runBench, throwIfStopping } from './cleanup.mjs';
 import { startGateway } from './gateway.mjs';
 import { percentile } from './load.mjs';
 import { machineLine } from './report.mjs';
-import { createScratchScaleOut, DEFAULT_DATABASE_URL } from './scale-out.mjs';
+import { benchScaleOut } from './scale-out.mjs';
 
 export const LIST_TARGET_MS = 50;
 export const AGGREGATE_TARGET_MS = 200;
@@ -68,17 +68,7 @@ export async function runLogQueryBench({ seed, size, queries, listPath }) {
   await runBench(
     async () => {
       console.log(machineLine('start'));
-      const scratch = values.database
-        ? {
-            databaseName: values.database,
-            env: {
-              DATABASE_URL: Object.assign(new URL(process.env.BENCH_DATABASE_URL || DEFAULT_DATABASE_URL), {
-                pathname: `/${values.database}`,
-              }).toString(),
-              REDIS_URL: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379',
-            },
-          }
-        : await createScratchScaleOut({ keepDatabase: values['keep-database'] });
+      const scratch = await benchScaleOut({ database: values.database, keepDatabase: values['keep-database'] });
       // On a kept database the gateway's start may run a migration over its million rows first.
       const gw = await startGateway({ env: scratch.env, logLevel: 'warn', healthTimeoutMs: 900_000 });
       const client = new pg.Client({ connectionString: scratch.env.DATABASE_URL });

@@ -46,6 +46,8 @@ export async function gatewayMemoryMetrics(gw) {
     heapUsed: value('gateway_nodejs_heap_size_used_bytes'),
     external: value('gateway_nodejs_external_memory_bytes'),
     code: value('gateway_nodejs_heap_space_size_used_bytes', '{space="code"}'),
+    // V8's young generation (its semi-spaces grow with the allocation rate, up to --max-semi-space-size each).
+    newSpace: value('gateway_nodejs_heap_space_size_total_bytes', '{space="new"}'),
   };
 }
 

@@ -90,3 +90,23 @@ export async function deleteKeys(redisUrl, pattern) {
   }
   return deleted;
 }
+
+/**
+ * The scale-out environment of a bench: a database kept by an earlier run (`--database <name>`: not dropped, pending
+ * migrations run at the gateway's start) or a new scratch one (`keepDatabase`: left in place at the end).
+ */
+export async function benchScaleOut({ database, keepDatabase = false } = {}) {
+  if (!database) return createScratchScaleOut({ keepDatabase });
+  const url = new URL(process.env.BENCH_DATABASE_URL || DEFAULT_DATABASE_URL);
+  url.pathname = `/${database}`;
+  const redisUrl = process.env.BENCH_REDIS_URL || DEFAULT_REDIS_URL;
+  // A Redis prefix of its own all the same, so two benches on the same server never share keys.
+  const redisPrefix = `gwbench${randomBytes(6).toString('hex')}`;
+  const drop = onCleanup(async () => ({ deletedKeys: await deleteKeys(redisUrl, `${redisPrefix}*`) }));
+  return {
+    databaseName: database,
+    redisPrefix,
+    env: { DATABASE_URL: url.toString(), REDIS_URL: redisUrl, GATEWAY_REDIS_PREFIX: redisPrefix },
+    drop,
+  };
+}

@@ -16,6 +16,8 @@ export async function createOfflineApp(overrides: Record<string, unknown> = {}):
       app_dir: mkdtempSync(join(tmpdir(), 'gw-cli-')),
       encryption_key: randomBytes(32).toString('base64'),
       log_level: 'warn',
+      // Nothing is served: no dashboard build needed (nor a warning when there is none).
+      ui: { enabled: false },
       ...overrides,
     },
   });

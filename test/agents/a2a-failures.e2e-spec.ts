@@ -6,6 +6,7 @@ import {
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSONRPC_METHODS } from '../../src/modules/agents/data-plane/a2a-wire.js';
 import { startA2aAgent, type A2aAgent } from '../helpers/a2a-agent.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE } from '../helpers/test-env.js';
@@ -13,6 +14,7 @@ import {
   a2aClient,
   cardUrl,
   createVirtualKey,
+  eventually,
   MGMT,
   rawRequest,
   registerAgent,
@@ -47,6 +49,8 @@ describe(`agent gateway failures (${RUN_MODE})`, () => {
     const off = await gw.http.put(`/api/governance/virtual-keys/${inactive.id}`, { is_active: false }, MGMT);
     expect(off.status, JSON.stringify(off.body)).toBe(200);
     await registerAgent(gw, { name: 'echo', agent_card_url: agent.cardUrl, allow_by_default: true });
+    await registerAgent(gw, { name: 'private', agent_card_url: agent.cardUrl });
+    await registerAgent(gw, { name: 'off', agent_card_url: agent.cardUrl, allow_by_default: true, enabled: false });
     await registerAgent(gw, {
       name: 'picky',
       agent_card_url: picky.cardUrl,
@@ -83,7 +87,9 @@ describe(`agent gateway failures (${RUN_MODE})`, () => {
         );
         expect(jsonrpc.status).toBe(status);
         expect(jsonrpc.body.error.code).toBe(code);
-        expect(jsonrpc.body.extra_fields).toMatchObject({ a2a_request_type: 'SendMessage', a2a_agent_name: 'echo' });
+        // The credential is refused before the body is read: the JSON-RPC method is not known yet.
+        expect(jsonrpc.body.extra_fields.a2a_agent_name).toBe('echo');
+        expect(jsonrpc.body.extra_fields).not.toHaveProperty('a2a_request_type');
 
         const rest = await gw.http.post(
           '/agents/a2a/echo/rest/message:stream',
@@ -101,11 +107,44 @@ describe(`agent gateway failures (${RUN_MODE})`, () => {
 
         const card = await gw.http.get('/agents/a2a/echo/.well-known/agent-card.json', { headers: headers() });
         expect(card.status).toBe(status);
-        expect(card.body.extra_fields.a2a_agent_name).toBe('echo');
-        // Fetching a card is no A2A v1 operation.
-        expect(card.body.extra_fields).not.toHaveProperty('a2a_request_type');
+        expect(card.body.extra_fields).toMatchObject({ a2a_request_type: 'GetAgentCard', a2a_agent_name: 'echo' });
       });
     }
+
+    it('a refused card fetch by the official client carries GetAgentCard: no key, inactive key, key not granted, unknown or disabled agent', async () => {
+      const answers: Array<{ status: number; body: any }> = [];
+      /** The SDK's own card fetch, with what the gateway answered kept aside. */
+      const recording =
+        (vk: string | undefined): typeof fetch =>
+        async (input, init) => {
+          const res = await (vk ? vkFetch(vk) : fetch)(input, init);
+          answers.push({ status: res.status, body: await res.clone().json() });
+          return res;
+        };
+      const cases: Array<[string, string | undefined, number, string]> = [
+        ['echo', undefined, 401, 'missing_credentials'],
+        ['echo', inactive.value, 403, 'virtual_key_blocked'],
+        ['private', key.value, 403, 'permission_denied'],
+        ['nobody', key.value, 404, 'agent_not_found'],
+        ['off', key.value, 404, 'agent_not_found'],
+      ];
+      for (const [name, vk, status, code] of cases) {
+        answers.length = 0;
+        const factory = new ClientFactory({
+          transports: [new JsonRpcTransportFactory({ fetchImpl: recording(vk) })],
+          cardResolver: new DefaultAgentCardResolver({ fetchImpl: recording(vk) }),
+        });
+        await expect(factory.createFromUrl(cardUrl(gw, name), '')).rejects.toThrow(String(status));
+        expect(answers).toHaveLength(1);
+        expect(answers[0]).toMatchObject({
+          status,
+          body: { error: { code }, extra_fields: { a2a_request_type: 'GetAgentCard', a2a_agent_name: name } },
+        });
+      }
+      // Refusals of a known key are history rows of GetAgentCard.
+      const rows = await gw.http.get('/api/agents/history?agent_names=private&operations=GetAgentCard', MGMT);
+      expect(rows.body.history[0]).toMatchObject({ operation: 'GetAgentCard', status: 'error', status_code: 403 });
+    });
 
     it('the official client is refused with the status, not a parse failure', async () => {
       const factory = new ClientFactory({
@@ -140,6 +179,93 @@ describe(`agent gateway failures (${RUN_MODE})`, () => {
       expect(refused.status).toBe(401);
       expect(refused.body.extra_fields).not.toHaveProperty('a2a_request_type');
     });
+
+    it('history rows of JSON-RPC calls carry A2A v1 operation names: a 0.3 method is its v1 operation, a call naming none leaves no row', async () => {
+      const auth = { authorization: `Bearer ${key.value}` };
+      const history = async () =>
+        (await gw.http.get('/api/agents/history?agent_names=legacy&limit=100', MGMT)).body.history as any[];
+      await registerAgent(gw, { name: 'legacy', agent_card_url: agent.cardUrl, allow_by_default: true });
+      for (const [method, id] of [
+        ['message/send', 'v03-send'],
+        ['tasks/get', 'v03-get'],
+        ['nonsense/method', 'unknown'],
+      ]) {
+        const res = await gw.http.post('/agents/a2a/legacy/jsonrpc', rpc(method!, {}, id), { headers: auth });
+        expect(res.status).toBe(404);
+      }
+      const methodless = await gw.http.post(
+        '/agents/a2a/legacy/jsonrpc',
+        { jsonrpc: '2.0', id: 'x' },
+        { headers: auth },
+      );
+      expect(methodless.status).toBe(400);
+      const client = await a2aClient(gw, 'legacy', key.value, 'JSONRPC');
+      await client.sendMessage(userMessage('a v1 call'));
+      const rows = await eventually(history, (r) => r.length >= 4);
+      const operations = rows.map((r) => r.operation).sort();
+      // GetAgentCard: the client's discovery; SendMessage twice: the v1 call and the refused 0.3 `message/send`.
+      expect(operations).toEqual(['GetAgentCard', 'GetTask', 'SendMessage', 'SendMessage']);
+      const legacy = rows.find((r) => r.request_payload?.method === 'message/send');
+      expect(legacy).toMatchObject({ operation: 'SendMessage', status: 'error', status_code: 404 });
+      const known = new Set(['GetAgentCard', 'PushNotification', 'PushDelivery', ...JSONRPC_METHODS]);
+      expect(rows.filter((r) => !known.has(r.operation))).toEqual([]);
+    });
+  });
+
+  describe('an agent stalling mid-stream (agents.stream_stall_timeout)', () => {
+    it('JSON-RPC and HTTP+JSON: the last event is a 504 upstream_timeout, provider_timeout, as on the inference plane', async () => {
+      const stalling = await startA2aAgent();
+      await registerAgent(gw, { name: 'stalling', agent_card_url: stalling.cardUrl, allow_by_default: true });
+      // Read per call: a `tck-slow` task reports `working`, then stays silent for 20 s.
+      gw.config.agents.stream_stall_timeout = '400ms';
+      try {
+        const headers = { 'content-type': 'application/json', authorization: `Bearer ${key.value}` };
+        const message = () => wireMessage(`tck-slow-${randomUUID()}`);
+        const started = Date.now();
+        const jsonrpc = await rawRequest(`${gw.baseUrl}/agents/a2a/stalling/jsonrpc`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(rpc('SendStreamingMessage', { message: message() }, 's1')),
+        });
+        expect(Date.now() - started).toBeLessThan(10_000);
+        expect(jsonrpc.status).toBe(200);
+        const rpcEvents = sseEvents(jsonrpc.text);
+        expect(rpcEvents.length).toBeGreaterThanOrEqual(2);
+        expect(rpcEvents[rpcEvents.length - 1]!.data).toMatchObject({
+          id: 's1',
+          error: {
+            code: -32603,
+            data: {
+              status_code: 504,
+              error: { code: 'upstream_timeout', type: 'upstream_timeout' },
+              extra_fields: { error_type: 'provider_timeout', a2a_agent_name: 'stalling' },
+            },
+          },
+        });
+
+        const rest = await rawRequest(`${gw.baseUrl}/agents/a2a/stalling/rest/message:stream`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ message: message() }),
+        });
+        const restEvents = sseEvents(rest.text);
+        const last = restEvents[restEvents.length - 1]!;
+        expect(last.event).toBe('error');
+        expect(last.data).toMatchObject({
+          status_code: 504,
+          error: { code: 'upstream_timeout' },
+          extra_fields: { error_type: 'provider_timeout', a2a_request_type: 'SendStreamingMessage' },
+        });
+        const logged = await eventually(
+          async () => gw.logs.records().find((l) => l.event_id === last.data.event_id),
+          (l) => l !== undefined,
+        );
+        expect(logged).toMatchObject({ req_id: rest.headers['x-request-id'], status: 504, code: 'upstream_timeout' });
+      } finally {
+        gw.config.agents.stream_stall_timeout = '0s';
+        await stalling.close();
+      }
+    });
   });
 
   describe('an agent dying mid-stream', () => {
@@ -158,6 +284,13 @@ describe(`agent gateway failures (${RUN_MODE})`, () => {
       const events = sseEvents(res.text);
       expect(events.length).toBeGreaterThanOrEqual(2);
       const last = events[events.length - 1]!;
+      // The failure's log line carries the event's event_id, so an operator can match the two.
+      const eventId = last.data.error.data.event_id as string;
+      const logged = await eventually(
+        async () => gw.logs.records().find((l) => l.event_id === eventId),
+        (l) => l !== undefined,
+      );
+      expect(logged).toMatchObject({ req_id: res.headers['x-request-id'], status: 502, code: 'upstream_error' });
       expect(last.data).toMatchObject({
         jsonrpc: '2.0',
         id: 'd1',
@@ -203,9 +336,15 @@ describe(`agent gateway failures (${RUN_MODE})`, () => {
       });
       await waitForEvents(again);
       await again.close();
-      const events = sseEvents((await pending).text);
+      const raw = await pending;
+      const events = sseEvents(raw.text);
       const last = events[events.length - 1]!;
       expect(last.event).toBe('error');
+      const logged = await eventually(
+        async () => gw.logs.records().find((l) => l.event_id === last.data.event_id),
+        (l) => l !== undefined,
+      );
+      expect(logged).toMatchObject({ req_id: raw.headers['x-request-id'], status: 502, code: 'upstream_error' });
       expect(last.data).toMatchObject({
         status_code: 502,
         is_gateway_error: true,

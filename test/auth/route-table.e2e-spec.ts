@@ -15,8 +15,15 @@ const DOCUMENTED_PUBLIC = [
   'GET /api/version',
   'GET /api/session/is-auth-enabled',
   'POST /api/session/login',
-  'POST /api/session/setup',
 ].sort();
+/**
+ * The routes that check a credential of their own (`@RouteCredential`), with the refusal of a request without it:
+ * the setup-token exchange and the upstream agents' push callbacks.
+ */
+const ROUTE_CREDENTIAL_ROUTES: Record<string, string> = {
+  'POST /api/session/setup': 'setup_token_required',
+  'POST /agents/a2a/:name/push': 'missing_credentials',
+};
 /** The one management route reached with a virtual key only. */
 const QUOTA_ROUTE = 'GET /api/governance/virtual-keys/quota';
 /** Governance object routes (issue 11): each must be in the table, so the checks below cover them. */
@@ -64,7 +71,16 @@ interface Route {
   access: RouteAccess | undefined;
 }
 
-const isDocs = (path: string) => path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/');
+/**
+ * Pages registered on Fastify directly, outside the guard, holding no data: the API docs and the dashboard's files
+ * (test/core/dashboard.e2e-spec.ts; every API call the dashboard makes is checked like any other).
+ */
+const isStaticPage = (path: string) =>
+  path === '/openapi.json' ||
+  path === '/docs' ||
+  path.startsWith('/docs/') ||
+  path === '/ui' ||
+  path.startsWith('/ui/');
 const isManagement = (path: string) =>
   path.startsWith('/api/') || path === '/metrics' || path === '/ws' || path.startsWith('/ws/');
 const isWellKnown = (path: string) => path.startsWith('/.well-known/');
@@ -111,24 +127,25 @@ async function enterpriseOnlyRoutes(gw: TestApp, routes: Route[]): Promise<Set<s
 /** Every registered route falls in a category one of the checks probes: nothing is left without a case. */
 function uncovered(routes: Route[]): string[] {
   return routes
-    .filter((r) => !isDocs(r.path))
+    .filter((r) => !isStaticPage(r.path))
     .filter((r) => {
       const kind = r.access?.kind;
       if (kind === 'management') return !isManagement(r.path); // probed by the management loops only under these paths
       if (kind === 'public') return false; // public checks
+      if (kind === 'route-credential') return !(key(r) in ROUTE_CREDENTIAL_ROUTES); // probed one by one
       if (kind === 'virtual-key') return isManagement(r.path) && key(r) !== QUOTA_ROUTE; // data plane, or the quota route
       return true; // no declaration
     })
     .map(key);
 }
 
-async function call(gw: TestApp, route: Route, headers: Record<string, string> = {}) {
+async function call(gw: TestApp, route: Route, headers: Record<string, string> = {}, body = '{}') {
   const hasBody = !['GET', 'DELETE', 'HEAD', 'OPTIONS'].includes(route.method);
   try {
     const res = await fetch(new URL(concretePath(route.path), gw.baseUrl), {
       method: route.method,
-      headers: { ...headers, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
-      body: hasBody ? '{}' : undefined,
+      headers: { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: hasBody ? body : undefined,
       signal: AbortSignal.timeout(15_000),
     });
     const text = await res.text();
@@ -184,7 +201,13 @@ describe(`route table, open-source edition under the setup lock (${RUN_MODE})`, 
   it("the table holds the gateway's routes", () => {
     expect(routes.length).toBeGreaterThan(5);
     expect(routes.map(key)).toEqual(
-      expect.arrayContaining([...DOCUMENTED_PUBLIC, 'GET /metrics', 'GET /ws', 'POST /api/session/ws-ticket']),
+      expect.arrayContaining([
+        ...DOCUMENTED_PUBLIC,
+        ...Object.keys(ROUTE_CREDENTIAL_ROUTES),
+        'GET /metrics',
+        'GET /ws',
+        'POST /api/session/ws-ticket',
+      ]),
     );
     expect(routes.map(key)).toEqual(expect.arrayContaining(GOVERNANCE_OBJECT_ROUTES));
     // Each needs a management credential and its permission.
@@ -242,7 +265,7 @@ describe(`route table, open-source edition under the setup lock (${RUN_MODE})`, 
     const dataPlane = routes.filter(
       (r) =>
         !isManagement(r.path) &&
-        !isDocs(r.path) &&
+        !isStaticPage(r.path) &&
         r.path !== '/health' &&
         ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method),
     );
@@ -251,6 +274,44 @@ describe(`route table, open-source edition under the setup lock (${RUN_MODE})`, 
       return res.code?.startsWith('setup_token') ? `${key(r)}: ${res.status} ${res.code}` : undefined;
     });
     expect(problems).toEqual([]);
+  });
+
+  it('every route refuses a missing or wrong credential before parsing its body (inference routes included)', async () => {
+    // A body no parser accepts: a route that read it before the credential would answer 400 or 415, not 401/403.
+    const unparsable = { 'content-type': 'application/json' };
+    const guarded = routes.filter(
+      (r) => !isStaticPage(r.path) && (r.access?.kind === 'management' || r.access?.kind === 'virtual-key'),
+    );
+    expect(guarded.filter((r) => r.path.startsWith('/v1/') && r.method === 'POST').length).toBeGreaterThan(20);
+    const problems = await eachRoute(guarded, async (r) => {
+      const management = r.access?.kind === 'management';
+      const none = await call(gw, r, unparsable, '{"unterminated');
+      const expectedNone = management ? 'setup_token_required' : 'missing_credentials';
+      if (none.status !== 401 || none.code !== expectedNone) return `${key(r)} none: ${none.status} ${none.code}`;
+      if (management) return undefined; // the wrong setup token is probed above, one at a time (its throttle)
+      const wrong = await call(gw, r, { ...unparsable, ...bearer('sk-gw-not-a-real-key-000000000000000') }, '{"x');
+      return wrong.status === 401 && wrong.code === 'invalid_credentials'
+        ? undefined
+        : `${key(r)} wrong key: ${wrong.status} ${wrong.code}`;
+    });
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  it('the routes with a credential of their own refuse a missing or wrong one before parsing the body', async () => {
+    const own = routes.filter((r) => r.access?.kind === 'route-credential');
+    expect(own.map(key).sort()).toEqual(Object.keys(ROUTE_CREDENTIAL_ROUTES).sort());
+    const unparsable = { 'content-type': 'application/json' };
+    for (const r of own) {
+      const none = await call(gw, r, unparsable, '{"unterminated');
+      expect({ route: key(r), status: none.status, code: none.code }).toEqual({
+        route: key(r),
+        status: 401,
+        code: ROUTE_CREDENTIAL_ROUTES[key(r)],
+      });
+    }
+    const push = own.find((r) => r.path === '/agents/a2a/:name/push')!;
+    const wrong = await call(gw, push, { ...unparsable, ...bearer('not-a-minted-token') }, '{"x');
+    expect([wrong.status, wrong.code]).toEqual([401, 'invalid_credentials']);
   });
 
   it('the quota route takes a virtual key only', async () => {
@@ -339,7 +400,7 @@ describe(`route table, enterprise edition with dashboard auth (${RUN_MODE})`, ()
   afterAll(() => gw?.close());
 
   it('every route carries a declaration', () => {
-    expect(routes.filter((r) => !isDocs(r.path) && !r.access).map(key)).toEqual([]);
+    expect(routes.filter((r) => !isStaticPage(r.path) && !r.access).map(key)).toEqual([]);
   });
 
   it('every management route: 401 without credentials and with a virtual key; 403 without its permission', async () => {
@@ -590,7 +651,7 @@ function declarationChecksLazy(get: () => Route[]): void {
   it('every route carries a declaration (@Public, @Permission, @Authenticated or @VirtualKeyAuth)', () => {
     expect(
       get()
-        .filter((r) => !isDocs(r.path) && !r.access)
+        .filter((r) => !isStaticPage(r.path) && !r.access)
         .map(key),
     ).toEqual([]);
   });

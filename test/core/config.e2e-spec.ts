@@ -136,6 +136,20 @@ describe('config loading', () => {
     expect(problems.find((p) => p.startsWith('agent_history.retention'))).toMatch(/greater than zero/);
   });
 
+  it('the dashboard is on by default; the file, GATEWAY_UI_ENABLED and --ui turn it off, in that precedence', () => {
+    const dir = tmpDir();
+    expect(loadConfig({ env: { GATEWAY_APP_DIR: dir } }).ui).toEqual({ enabled: true });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ ui: { enabled: false } }));
+    expect(loadConfig({ env: { GATEWAY_APP_DIR: dir } }).ui.enabled).toBe(false);
+    expect(loadConfig({ env: { GATEWAY_APP_DIR: dir, GATEWAY_UI_ENABLED: 'true' } }).ui.enabled).toBe(true);
+    expect(
+      loadConfig({ argv: ['--ui', 'false'], env: { GATEWAY_APP_DIR: dir, GATEWAY_UI_ENABLED: 'true' } }).ui.enabled,
+    ).toBe(false);
+    expect(problemsOf(() => loadConfig({ argv: ['--ui', 'sometimes'], env: { GATEWAY_APP_DIR: tmpDir() } }))).toEqual([
+      'ui.enabled: must be a boolean value',
+    ]);
+  });
+
   it('reports one readable line per problem, naming the key', () => {
     const dir = tmpDir();
     writeFileSync(

@@ -50,6 +50,12 @@ describe.skipIf(!existsSync(MAIN_JS))(`first run: how to get in (${RUN_MODE})`, 
       expect(lines[0]!.msg).toContain('X-Gateway-Setup-Token');
       expect(lines[0]!.msg).toContain('GATEWAY_SETUP_TOKEN');
 
+      // The dashboard's unlock page says where the token is (the file), never the token or the path.
+      const status = await first.http.get('/api/session/is-auth-enabled');
+      expect(status.body).toMatchObject({ setup_required: true, setup_token_source: 'file' });
+      expect(status.text).not.toContain(token);
+      expect(status.text).not.toContain(appDir);
+
       const unlocked = await first.http.post(
         '/api/governance/virtual-keys',
         { name: 'first-run' },
@@ -107,11 +113,13 @@ describe.skipIf(!existsSync(MAIN_JS))(`first run: how to get in (${RUN_MODE})`, 
       GATEWAY_ADMIN_PASSWORD: 'first-run-admin-password',
     });
     running.push(withAuth.gw);
-    // GET / sends a browser to the API docs (public, no credentials).
+    // GET / sends a browser to the dashboard (public, no credentials; relative, for a proxy's path prefix).
     const root = await fetch(`http://127.0.0.1:${withAuth.port}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);
-    expect(root.headers.get('location')).toBe('/docs');
-    expect((await fetch(`http://127.0.0.1:${withAuth.port}/`)).url).toMatch(/\/docs\/?$/);
+    expect(root.headers.get('location')).toBe('ui/');
+    const page = await fetch(`http://127.0.0.1:${withAuth.port}/`);
+    expect(page.url).toBe(`http://127.0.0.1:${withAuth.port}/ui/`);
+    expect(await page.text()).toContain('<div id="root">');
     expect((await stop(withToken.gw)).code).toBe(0);
     expect((await stop(withAuth.gw)).code).toBe(0);
     // Checked after exit, when every line the processes printed has arrived.

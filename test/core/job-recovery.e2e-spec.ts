@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOBS } from '../../src/core/queue/job-catalogue.js';
+import { AGENT_JOBS } from '../../src/modules/agents/agents.jobs.js';
 import { JobRecoveryRegistry } from '../../src/core/queue/job-recovery.registry.js';
 import type { RecoveryResult } from '../../src/core/queue/job-recovery.service.js';
 import { QueueService } from '../../src/core/queue/queue.service.js';
@@ -137,7 +138,7 @@ describe(`job recovery: lost push deliveries (${MODE})`, () => {
     expect(() => registry.register({ job: JOBS.purgeExpired, findOrphans: () => Promise.resolve([]) })).toThrow(
       /no idempotencyKey/,
     );
-    expect(() => registry.register({ job: JOBS.agentsPushDeliver, findOrphans: () => Promise.resolve([]) })).toThrow(
+    expect(() => registry.register({ job: AGENT_JOBS.pushDeliver, findOrphans: () => Promise.resolve([]) })).toThrow(
       /already registered/,
     );
   });

@@ -225,6 +225,12 @@ describe('the committed OpenAPI document (openapi/openapi.json)', () => {
     expect(missing).toEqual([]);
   });
 
+  it('gives every operation an operationId of its own (generators refuse a repeated one)', () => {
+    const ids = operations.map(({ op }) => (op as { operationId?: string }).operationId);
+    expect(ids.filter((id) => !id)).toEqual([]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
   it('types limit and offset as bounded integers on every list', () => {
     const paging = operations.flatMap(({ op }) =>
       (op.parameters ?? []).filter((p) => p.in === 'query' && (p.name === 'limit' || p.name === 'offset')),

@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExpiredRowsRegistry } from '../../src/core/maintenance/expired-rows.service.js';
-import { JOBS, JOB_SETTINGS } from '../../src/core/queue/job-catalogue.js';
+import { jobNames, jobSettings, JOBS } from '../../src/core/queue/job-catalogue.js';
 import { JobHandler } from '../../src/core/queue/job-handler.decorator.js';
 import { JobHandlerRegistry } from '../../src/core/queue/job-handler.registry.js';
 import { InProcessQueueDriver } from '../../src/core/queue/in-process.driver.js';
@@ -17,7 +17,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE, TEST_REDIS_URL } from '../helpers/test-env.js';
 
 const MODE = `${RUN_MODE}${TEST_REDIS_URL ? '+redis' : ''}`;
-const PURGE = JOB_SETTINGS[JOBS.purgeExpired];
+const PURGE = jobSettings(JOBS.purgeExpired);
 
 /** A table with `expired` rows in the past, `live` rows in the future and one row that never expires. */
 async function createExpiringTable(db: DataSource, table: string, expired: number, live: number): Promise<void> {
@@ -65,7 +65,7 @@ async function scheduleRan(gw: TestApp): Promise<Record<string, unknown>> {
 
 /** Stand-ins for the jobs other modules own, for the registry checks that are not about them. */
 function otherHandlers(): Array<{ name: string; owner: string; fn: () => Promise<unknown> }> {
-  return Object.keys(JOB_SETTINGS)
+  return jobNames()
     .filter((name) => name !== JOBS.purgeExpired)
     .map((name) => ({ name, owner: `Other.${name}`, fn: () => Promise.resolve(null) }));
 }

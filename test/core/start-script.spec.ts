@@ -51,5 +51,41 @@ describe('npm start and npm test build only when dist/ is missing or stale', () 
 
     touch(join(root, 'tsconfig.build.json'), 1);
     expect(check(root)).toEqual({ code: 1, out: 'stale: tsconfig.build.json changed since the last build' });
+    touch(join(root, 'tsconfig.build.json'), 100);
+
+    // The client package compiles clients/typescript/src into its own dist/ (the suites run its gatewayctl).
+    mkdirSync(join(root, 'clients/typescript/src/cli'), { recursive: true });
+    writeFileSync(join(root, 'clients/typescript/src/cli/main.ts'), '');
+    touch(join(root, 'clients/typescript/src/cli/main.ts'), 100);
+    expect(check(root)).toEqual({
+      code: 1,
+      out: 'stale: clients/typescript/src/cli/main.ts has no compiled file',
+    });
+    mkdirSync(join(root, 'clients/typescript/dist/cli'), { recursive: true });
+    writeFileSync(join(root, 'clients/typescript/dist/cli/main.js'), '');
+    touch(join(root, 'clients/typescript/dist/cli/main.js'), 50);
+    expect(check(root).code).toBe(0);
+  });
+
+  it('checks the dashboard (ui/ to dist/ui) once the gateway is up to date', () => {
+    const root = mkdtempSync(join(tmpdir(), 'gw-stale-ui-'));
+    mkdirSync(join(root, 'src'), { recursive: true });
+    mkdirSync(join(root, 'dist', 'src'), { recursive: true });
+    mkdirSync(join(root, 'ui', 'src', 'features'), { recursive: true });
+    for (const f of ['src/main.ts', 'tsconfig.json', 'ui/index.html', 'ui/src/features/page.tsx']) {
+      writeFileSync(join(root, f), '');
+      touch(join(root, f), 100);
+    }
+    writeFileSync(join(root, 'dist/src/main.js'), '');
+    touch(join(root, 'dist/src/main.js'), 50);
+    expect(check(root)).toEqual({ code: 1, out: 'stale: dist/ui has no build' });
+
+    mkdirSync(join(root, 'dist', 'ui'));
+    writeFileSync(join(root, 'dist/ui/index.html'), '');
+    touch(join(root, 'dist/ui/index.html'), 50);
+    expect(check(root)).toEqual({ code: 0, out: 'dist/ is up to date' });
+
+    touch(join(root, 'ui/src/features/page.tsx'), 10);
+    expect(check(root)).toEqual({ code: 1, out: 'stale: ui/src/features/page.tsx changed since the last build' });
   });
 });

@@ -203,9 +203,19 @@ describe(`transport hardening (${RUN_MODE})`, () => {
       expect(res.status).toBe(415);
       expectGatewayError(res.body, 415, 'unsupported_media_type');
 
+      // The data plane checks the caller's credentials before the body (docs/auth.md): without any, 401; with a
+      // virtual key, the media type is refused.
+      const send = { message: { role: 'ROLE_USER', parts: [{ text: 'hi' }] } };
       res = await gw.http.request('POST', '/agents/a2a/someone/rest/message:send', {
-        rawBody: JSON.stringify({ message: { role: 'ROLE_USER', parts: [{ text: 'hi' }] } }),
+        rawBody: JSON.stringify(send),
         headers: { 'content-type': 'text/plain' },
+      });
+      expect(res.status).toBe(401);
+      const vk = await gw.http.post('/api/governance/virtual-keys', { name: 'media-types' }, { headers: SETUP_HEADER });
+      expect(vk.status, JSON.stringify(vk.body)).toBe(201);
+      res = await gw.http.request('POST', '/agents/a2a/someone/rest/message:send', {
+        rawBody: JSON.stringify(send),
+        headers: { 'content-type': 'text/plain', 'x-gateway-vk': vk.body.virtual_key.value },
       });
       expect(res.status).toBe(415);
       expectGatewayError(res.body, 415, 'unsupported_media_type');

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { toErrorResponse } from '../../src/core/errors/error-response.js';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
-import { messageFromCanonical } from '../../src/modules/inference/formats/anthropic/anthropic-answer.js';
-import { renderAnthropicError } from '../../src/modules/inference/formats/anthropic/anthropic-error-shape.js';
+import { messageFromCanonical } from '../../src/modules/inference/providers/anthropic/format/anthropic-answer.js';
+import { renderAnthropicError } from '../../src/modules/inference/providers/anthropic/format/anthropic-error-shape.js';
 import {
   countTokensToCanonical,
   messagesToCanonical,
-} from '../../src/modules/inference/formats/anthropic/anthropic-request.js';
-import { AnthropicStreamEncoder } from '../../src/modules/inference/formats/anthropic/anthropic-stream-encoder.js';
-import { toAnthropicMessagesBody } from '../../src/modules/inference/providers/anthropic-messages.js';
-import { AnthropicStreamDecoder } from '../../src/modules/inference/providers/anthropic-stream.js';
-import type { Json, StreamOutput, Usage } from '../../src/modules/inference/providers/provider-adapter.js';
+} from '../../src/modules/inference/providers/anthropic/format/anthropic-request.js';
+import { AnthropicStreamEncoder } from '../../src/modules/inference/providers/anthropic/format/anthropic-stream-encoder.js';
+import { toAnthropicMessagesBody } from '../../src/modules/inference/providers/anthropic/anthropic-messages.js';
+import { AnthropicStreamDecoder } from '../../src/modules/inference/providers/anthropic/anthropic-stream.js';
+import type { Json, StreamOutput, Usage } from '../../src/modules/inference/providers/shared/provider-adapter.js';
 import { GOLDEN_REQUEST, REDACTED, SIGNATURE } from './anthropic-golden.js';
 
 function thrown(fn: () => unknown): GatewayException {

@@ -41,8 +41,8 @@ describe('provider format: Azure-style /openai/openai/deployments', () => {
     expect(JSON.stringify(upstream[0].headers)).not.toContain(s.vk);
   });
 
-  it('a URL-encoded <provider>/<model> deployment goes to that provider, streamed with usage', async () => {
-    const stream = await azure(encodeURIComponent('openai/gpt-4o-mini')).chat.completions.create({
+  it('a <provider>/<model> deployment (URL-encoded by the SDK) goes to that provider, streamed with usage', async () => {
+    const stream = await azure('openai/gpt-4o-mini').chat.completions.create({
       model: 'ignored-by-the-route',
       messages: [{ role: 'user', content: 'azure route stream' }],
       stream: true,
@@ -63,12 +63,14 @@ describe('provider format: Azure-style /openai/openai/deployments', () => {
     expect(upstream.headers.authorization).toMatch(/^Bearer sk-oa-/);
   });
 
-  it('an unencoded <provider>/<model> deployment (two path segments) is the same model', async () => {
-    const answer = await azure('openai/gpt-4o-mini').chat.completions.create({
-      model: 'x',
-      messages: [{ role: 'user', content: 'two segments' }],
-    });
-    expect(answer.choices[0]!.message.content).toBe('echo: two segments');
+  it('an unencoded <provider>/<model> deployment (two path segments, as SDKs before 7 sent it) is the same model', async () => {
+    const answer = await s.gw.http
+      .withHeaders({ 'api-key': s.vk })
+      .post(`/openai/openai/deployments/openai/gpt-4o-mini/chat/completions?api-version=${API_VERSION}`, {
+        messages: [{ role: 'user', content: 'two segments' }],
+      });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.choices[0].message.content).toBe('echo: two segments');
     expect(seen(s.sim).at(-1).body.model).toBe('gpt-4o-mini');
   });
 

@@ -3,14 +3,17 @@ import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { describe, expect, it } from 'vitest';
 import { toErrorResponse } from '../../src/core/errors/error-response.js';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
-import { converseToChat } from '../../src/modules/inference/formats/bedrock/bedrock-converse-request.js';
-import { chatToConverse } from '../../src/modules/inference/formats/bedrock/bedrock-converse-response.js';
-import { ConverseStreamEncoder } from '../../src/modules/inference/formats/bedrock/bedrock-converse-stream.js';
-import { renderBedrockError } from '../../src/modules/inference/formats/bedrock/bedrock-errors.js';
-import { modelOfPath } from '../../src/modules/inference/formats/bedrock/bedrock-format.js';
-import { claudeAsMessages, invokeBodyOf } from '../../src/modules/inference/formats/bedrock/bedrock-invoke-request.js';
-import { messageFromCanonical } from '../../src/modules/inference/formats/anthropic/anthropic-answer.js';
-import { messagesToCanonical } from '../../src/modules/inference/formats/anthropic/anthropic-request.js';
+import { converseToChat } from '../../src/modules/inference/providers/bedrock/format/bedrock-converse-request.js';
+import { chatToConverse } from '../../src/modules/inference/providers/bedrock/format/bedrock-converse-response.js';
+import { ConverseStreamEncoder } from '../../src/modules/inference/providers/bedrock/format/bedrock-converse-stream.js';
+import { renderBedrockError } from '../../src/modules/inference/providers/bedrock/format/bedrock-errors.js';
+import { modelOfPath } from '../../src/modules/inference/providers/bedrock/format/bedrock-format.js';
+import {
+  claudeAsMessages,
+  invokeBodyOf,
+} from '../../src/modules/inference/providers/bedrock/format/bedrock-invoke-request.js';
+import { messageFromCanonical } from '../../src/modules/inference/providers/anthropic/format/anthropic-answer.js';
+import { messagesToCanonical } from '../../src/modules/inference/providers/anthropic/format/anthropic-request.js';
 import type { NativeFrame } from '../../src/modules/inference/formats/native-format.js';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);

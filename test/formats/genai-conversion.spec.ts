@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { toErrorResponse } from '../../src/core/errors/error-response.js';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
-import { genaiOperation, parseModelAction } from '../../src/modules/inference/formats/genai/genai-format.js';
-import type { Json, Usage } from '../../src/modules/inference/providers/provider-adapter.js';
+import { genaiOperation, parseModelAction } from '../../src/modules/inference/providers/google/format/genai-format.js';
+import type { Json, Usage } from '../../src/modules/inference/providers/shared/provider-adapter.js';
 
 /** The /genai conversions as data in, data out: Gemini request → canonical chat, canonical answer → Gemini. */
 const REQUEST = {

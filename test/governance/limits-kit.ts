@@ -1,8 +1,8 @@
 import { expect, vi } from 'vitest';
 import { ManualClock } from '../../src/core/clock/clock.js';
-import type { ProviderId } from '../../src/core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../src/modules/inference/providers/provider-ids.js';
 import { PriceTable } from '../../src/modules/inference/pricing/price-table.js';
-import type { Json } from '../../src/modules/inference/providers/provider-adapter.js';
+import type { Json } from '../../src/modules/inference/providers/shared/provider-adapter.js';
 import { estimateTokens } from '../../src/modules/inference/routing/usage-estimate.js';
 import type { HttpClient, HttpResult } from '../helpers/http.js';
 import { created, startInferenceStack, type InferenceStack } from '../inference/inference-kit.js';

@@ -131,10 +131,18 @@ describe(`management API keys and escalation, enterprise edition (${RUN_MODE})`,
   it('the admin may grant anything; me/permissions tells admin from key', async () => {
     const me = await admin.get(`${USERS}/me/permissions`);
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ permissions: [...ALL_PERMISSIONS].sort(), is_admin: true });
+    expect(me.body).toEqual({
+      principal: { kind: 'local_admin', auth_method: 'basic', id: 'admin', name: 'admin' },
+      permissions: [...ALL_PERMISSIONS].sort(),
+      is_admin: true,
+    });
     const mine = await limited.get(`${USERS}/me/permissions`);
     expect(mine.status).toBe(200);
-    expect(mine.body).toEqual({ permissions: [...LIMITED_SCOPES].sort(), is_admin: false });
+    expect(mine.body).toEqual({
+      principal: { kind: 'management_key', auth_method: 'management_key', id: limitedKey.id, name: 'limited' },
+      permissions: [...LIMITED_SCOPES].sort(),
+      is_admin: false,
+    });
   });
 
   it('a key authenticates, and its use is recorded in last_used_at', async () => {

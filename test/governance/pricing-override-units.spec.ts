@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PricingOverrideEntity } from '../../src/modules/governance/pricing-overrides/entities/pricing-override.entity.js';
 import { PricingOverrideSet } from '../../src/modules/governance/pricing-overrides/pricing-override-set.js';
 import { PriceTable } from '../../src/modules/inference/pricing/price-table.js';
-import type { Usage } from '../../src/modules/inference/providers/provider-adapter.js';
+import type { Usage } from '../../src/modules/inference/providers/shared/provider-adapter.js';
 
 let n = 0;
 function row(fields: Partial<PricingOverrideEntity>): PricingOverrideEntity {

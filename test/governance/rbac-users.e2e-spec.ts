@@ -203,7 +203,11 @@ describe(`RBAC roles and users (${RUN_MODE})`, () => {
   it('GET /users/me/permissions: the setup caller holds everything in oss', async () => {
     const res = await api.get(`${USERS}/me/permissions`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ permissions: [...ALL_PERMISSIONS].sort(), is_admin: true });
+    expect(res.body).toEqual({
+      principal: { kind: 'setup', auth_method: 'setup_token', id: null, name: 'setup' },
+      permissions: [...ALL_PERMISSIONS].sort(),
+      is_admin: true,
+    });
   });
 
   it('management routes refuse callers without credentials', async () => {
@@ -253,7 +257,11 @@ describe(`users signing in, enterprise edition (${RUN_MODE})`, () => {
 
     const mine = await grace.get(`${USERS}/me/permissions`);
     expect(mine.status).toBe(200);
-    expect(mine.body).toEqual({ permissions: viewer.permissions, is_admin: false });
+    expect(mine.body).toEqual({
+      principal: { kind: 'user', auth_method: 'session', id: user.body.id, name: user.body.name },
+      permissions: viewer.permissions,
+      is_admin: false,
+    });
     expect((await grace.get(ROLES)).status).toBe(200);
     expectError(await grace.post(ROLES, { name: 'nope', permissions: [] }), 403, 'permission_denied');
 

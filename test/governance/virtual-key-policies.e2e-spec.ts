@@ -305,4 +305,31 @@ describe(`virtual key policies (${RUN_MODE})`, () => {
     const stored = await sql(gw, 'SELECT override_amount, override_mode FROM budgets WHERE id = $1', [daily.id]);
     expect(stored).toEqual([{ override_amount: null, override_mode: null }]);
   });
+
+  it('an override raced by a PUT replacing the key’s budgets answers 200 or 404, never 500', async () => {
+    // The fuzz found it: the budget vanished between the override's check and its re-read.
+    const vk = (await api.post(VKS, { name: 'raced', budgets: [{ max_limit: 10, reset_duration: '1d' }] })).body
+      .virtual_key;
+    let budgetId: string = vk.budgets[0].id;
+    const statuses = new Set<number>();
+    for (let round = 0; round < 12; round++) {
+      const path = `${VKS}/${vk.id}/budgets/${budgetId}/override`;
+      const [replaced, ...overrides] = await Promise.all([
+        // A new window length makes a new budget: the one the overrides name is deleted.
+        api.put(`${VKS}/${vk.id}`, { budgets: [{ max_limit: 10, reset_duration: round % 2 ? '1d' : '1h' }] }),
+        api.put(path, { amount: 5, mode: 'forever' }),
+        api.delete(path),
+        api.put(path, { amount: 7, mode: 'forever' }),
+        api.delete(path),
+      ]);
+      expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+      for (const answer of overrides) {
+        expect([200, 404], JSON.stringify(answer.body)).toContain(answer.status);
+        statuses.add(answer.status);
+      }
+      budgetId = replaced.body.virtual_key.budgets[0].id;
+    }
+    // Both sides of the race were seen: some overrides won, some found the budget gone.
+    expect([...statuses].sort()).toEqual([200, 404]);
+  });
 });

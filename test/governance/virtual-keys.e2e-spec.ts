@@ -135,6 +135,61 @@ describe(`virtual keys (${RUN_MODE})`, () => {
     expectError(await api.get(VKS, { query: { sort_by: 'value' } }), 400, 'validation_failed', 'sort_by');
   });
 
+  it('searches by a case-insensitive part of the name, paged on the matches', async () => {
+    for (const name of ['Search-Alpha', 'search-beta', 'other-100%_x']) await create(name);
+    const found = await api.get(VKS, { query: { search: 'SEARCH-', sort_by: 'name', order: 'asc' } });
+    expect(found.status).toBe(200);
+    expect(found.body.virtual_keys.map((k: any) => k.name)).toEqual(['Search-Alpha', 'search-beta']);
+    expect(found.body.pagination.total_count).toBe(2);
+    const paged = await api.get(VKS, {
+      query: { search: 'search', limit: 1, offset: 1, sort_by: 'name', order: 'asc' },
+    });
+    expect(paged.body.virtual_keys.map((k: any) => k.name)).toEqual(['search-beta']);
+    expect(paged.body.pagination.total_count).toBe(2);
+    // LIKE's wildcards are matched as typed.
+    const literal = await api.get(VKS, { query: { search: '100%_' } });
+    expect(literal.body.virtual_keys.map((k: any) => k.name)).toEqual(['other-100%_x']);
+    expect((await api.get(VKS, { query: { search: '%' } })).body.virtual_keys.map((k: any) => k.name)).toEqual([
+      'other-100%_x',
+    ]);
+    expect((await api.get(VKS, { query: { search: 'no-such-key' } })).body).toMatchObject({
+      virtual_keys: [],
+      count: 0,
+      pagination: { total_count: 0 },
+    });
+    expectError(await api.get(VKS, { query: { search: 'x'.repeat(257) } }), 400, 'validation_failed', 'search');
+  });
+
+  it('the management quota route shows a key what its own quota route shows it', async () => {
+    const vk = await create('quota-by-id', {
+      budgets: [{ max_limit: 5, reset_duration: '1d' }],
+      rate_limit: { request_max_limit: 10, request_reset_duration: '1m' },
+    });
+    const own = await quota(gw, vk.value);
+    expect(own.status).toBe(200);
+    const managed = await api.get(`${VKS}/${vk.id}/quota`);
+    expect(managed.status).toBe(200);
+    // An unused window starts when it is read: the reset times move with the clock, the rest is the same.
+    const settled = (view: any) =>
+      JSON.parse(JSON.stringify(view, (name, value: unknown) => (name.endsWith('reset_at') ? undefined : value)));
+    expect(settled(managed.body)).toEqual(settled(own.body));
+    expect(managed.body.budgets).toEqual([
+      expect.objectContaining({ level: 'virtual_key', level_id: vk.id, max_limit: 5, current_usage: 0 }),
+    ]);
+    expect(managed.body.budgets[0].reset_at).toMatch(RFC3339_UTC);
+    expect(managed.body.rate_limits).toEqual([
+      expect.objectContaining({ level: 'virtual_key', request_max_limit: 10, request_current_usage: 0 }),
+    ]);
+    expectError(await api.get(`${VKS}/${MISSING_ID}/quota`), 404, 'virtual_key_not_found');
+    expectError(await gw.http.get(`${VKS}/${vk.id}/quota`), 401, 'setup_token_required');
+    // A virtual key reads its own quota at /quota, never another's through the management route.
+    expectError(
+      await gw.http.get(`${VKS}/${vk.id}/quota`, { headers: { 'x-gateway-vk': vk.value } }),
+      401,
+      'virtual_key_not_accepted',
+    );
+  });
+
   it('quota answers the calling key only, by any virtual key header', async () => {
     const vk = await create('quota-key');
     for (const header of ['bearer', 'x-api-key', 'x-gateway-vk'] as const) {

@@ -27,17 +27,18 @@ export interface GatewayProcess {
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
 }
 
-/** Runs the built gateway (`node [nodeArgs] dist/src/main.js`) as a real process. */
+/** Runs the built gateway (`node [nodeArgs] dist/src/main.js`, or another copy's `mainJs`) as a real process. */
 export function spawnGateway(
   args: string[],
   env: Record<string, string>,
   cwd?: string,
   nodeArgs: string[] = [],
+  mainJs = MAIN_JS,
 ): GatewayProcess {
   for (const [name, value] of Object.entries(env)) {
     if (/PASSWORD|SETUP_TOKEN|VAULT_TOKEN|ENCRYPTION_KEY|API_KEY|SECRET/.test(name)) recordSecret(value, `env ${name}`);
   }
-  const child = spawn(process.execPath, [...nodeArgs, MAIN_JS, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, mainJs, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

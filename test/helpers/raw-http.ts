@@ -52,3 +52,61 @@ export function rawRequest(baseUrl: string, request: string): Promise<RawRespons
     socket.write(request);
   });
 }
+
+/** What `uploadUntilAnswered` saw: the answer, and how many body bytes the client had written when it came. */
+export interface UploadOutcome {
+  status: number;
+  body: any;
+  /** Body bytes handed to the socket before the answer arrived (the kernel may still hold some of them). */
+  bodyBytesWritten: number;
+}
+
+/**
+ * Sends `head` (request line and headers, ending with the blank line) and then `bodyBytes` of body in 64 KiB chunks,
+ * as fast as the socket takes them, until the server answers or closes: an upload a server may refuse before reading
+ * it. Stops writing at the first byte of the answer.
+ */
+export function uploadUntilAnswered(baseUrl: string, head: string, bodyBytes: number): Promise<UploadOutcome> {
+  const { hostname, port } = new URL(baseUrl);
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    const received: Buffer[] = [];
+    let written = 0;
+    let answered = false;
+    const pump = () => {
+      while (!answered && written < bodyBytes) {
+        const piece = chunk.subarray(0, Math.min(chunk.length, bodyBytes - written));
+        written += piece.length;
+        if (!socket.write(piece)) return socket.once('drain', pump);
+      }
+    };
+    const settle = () => {
+      const raw = Buffer.concat(received).toString('utf8');
+      const split = raw.indexOf('\r\n\r\n');
+      if (split < 0) return reject(new Error(`no answer before the connection closed (${written} bytes written)`));
+      const text = raw.slice(split + 4);
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: kept as text
+      }
+      resolve({ status: Number(raw.slice(0, split).split(' ')[1]), body, bodyBytesWritten: written });
+    };
+    socket.on('data', (data: Buffer) => {
+      answered = true;
+      received.push(data);
+      const raw = Buffer.concat(received).toString('utf8');
+      const split = raw.indexOf('\r\n\r\n');
+      const length = /content-length:\s*(\d+)/i.exec(raw.slice(0, Math.max(split, 0)))?.[1];
+      if (split >= 0 && length !== undefined && Buffer.byteLength(raw.slice(split + 4)) >= Number(length)) {
+        socket.destroy();
+      }
+    });
+    socket.on('close', settle);
+    socket.on('error', () => undefined); // a reset after the answer: the answer is what counts
+    socket.write(head);
+    pump();
+  });
+}

@@ -42,7 +42,7 @@ export async function runModeEnv(): Promise<{ env: Record<string, string>; clean
  */
 export async function startSpawned(
   env: Record<string, string>,
-  options: { args?: string[]; appDir?: string; cwd?: string; nodeArgs?: string[] } = {},
+  options: { args?: string[]; appDir?: string; cwd?: string; nodeArgs?: string[]; mainJs?: string } = {},
 ): Promise<SpawnedGateway> {
   const appDir = options.appDir ?? migratedAppDir(env);
   const gw = spawnGateway(
@@ -50,6 +50,7 @@ export async function startSpawned(
     env,
     options.cwd,
     options.nodeArgs,
+    options.mainJs,
   );
   let line: string;
   try {

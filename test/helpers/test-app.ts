@@ -16,6 +16,7 @@ import { recordConfigSecrets } from './evidence.js';
 import { createScratchDatabase, deleteRedisPrefix, dropDatabaseByUrl, PGLITE_TEMPLATE_ENV } from './databases.js';
 import { HttpClient } from './http.js';
 import { LogCapture } from './log-capture.js';
+import { borrowPGlite } from './pglite-lender.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env.js';
 
 let template: Promise<Blob | undefined> | undefined;
@@ -60,8 +61,9 @@ export interface TestApp {
 }
 
 /**
- * Starts a real gateway on a loopback port with a clean database: in-memory PGlite in the embedded mode, a fresh
- * Postgres database per app in Postgres mode, and a unique Redis key prefix when REDIS_URL is set.
+ * Starts a real gateway on a loopback port with a clean database: in-memory PGlite in the embedded mode (the worker's
+ * migrated instance reset for this app, or a copy of the run's dump: pglite-lender.ts), a fresh Postgres database per
+ * app in Postgres mode, and a unique Redis key prefix when REDIS_URL is set.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   let databaseUrl = options.databaseUrl;
@@ -99,17 +101,24 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     if (!options.keepDatabase) await dropDatabase?.();
     if (ownsRedisPrefix) await deleteRedisPrefix(TEST_REDIS_URL!, ownsRedisPrefix);
   };
+  // In memory on the embedded default: this worker's migrated instance when it is free, else a copy of the dump.
+  const inMemory = !databaseUrl && !options.appDir;
+  const template = inMemory ? await pgliteTemplate() : undefined;
+  const pgliteEngine = template ? await borrowPGlite(template) : undefined;
   let created;
   try {
     created = await createGatewayApp({
       config,
       logger,
-      pgliteDataDir: databaseUrl || options.appDir ? undefined : null,
-      pgliteTemplate: databaseUrl || options.appDir ? undefined : await pgliteTemplate(),
+      pgliteDataDir: inMemory ? null : undefined,
+      pgliteTemplate: pgliteEngine ? undefined : template,
+      pgliteEngine,
       extraModules: options.extraModules,
       clock: options.clock,
     });
   } catch (err) {
+    // A failed start may not have reached its data source's close: hand a lent instance back (closing twice is a no-op).
+    await pgliteEngine?.close();
     // Only what this call created: a database handed in belongs to the caller's other app.
     if (!options.databaseUrl) await cleanUp();
     else if (ownsRedisPrefix) await deleteRedisPrefix(TEST_REDIS_URL!, ownsRedisPrefix);

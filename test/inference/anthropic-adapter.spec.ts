@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
-import { adapterFor } from '../../src/modules/inference/providers/adapter-registry.js';
-import { anthropicAdapter } from '../../src/modules/inference/providers/anthropic.adapter.js';
+import { adapterFor } from '../../src/modules/inference/providers/registry.js';
+import { anthropicAdapter } from '../../src/modules/inference/providers/anthropic/anthropic.adapter.js';
 import type {
   Json,
   ProviderTarget,
   StreamDecoder,
   StreamOutput,
-} from '../../src/modules/inference/providers/provider-adapter.js';
+} from '../../src/modules/inference/providers/shared/provider-adapter.js';
 
 const target: ProviderTarget = {
   provider: 'anthropic',

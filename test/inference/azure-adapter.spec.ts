@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
-import { adapterFor } from '../../src/modules/inference/providers/adapter-registry.js';
-import type { ProviderAdapter, ProviderTarget } from '../../src/modules/inference/providers/provider-adapter.js';
+import { adapterFor } from '../../src/modules/inference/providers/registry.js';
+import type { ProviderAdapter, ProviderTarget } from '../../src/modules/inference/providers/shared/provider-adapter.js';
 import { decode, sse, target } from './openai-wire-fixtures.js';
 
 function azure(): ProviderAdapter {

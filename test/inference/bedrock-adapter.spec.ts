@@ -8,8 +8,8 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bedrockAdapter } from '../../src/modules/inference/providers/bedrock.adapter.js';
-import type { ProviderTarget, StreamOutput } from '../../src/modules/inference/providers/provider-adapter.js';
+import { bedrockAdapter } from '../../src/modules/inference/providers/bedrock/bedrock.adapter.js';
+import type { ProviderTarget, StreamOutput } from '../../src/modules/inference/providers/shared/provider-adapter.js';
 import { SIM_AWS } from '../simulator/families/bedrock.js';
 import { type Simulator, startSimulator } from '../simulator/server.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { adapterFor } from '../../src/modules/inference/providers/adapter-registry.js';
-import { cohereAdapter } from '../../src/modules/inference/providers/cohere.adapter.js';
-import type { ProviderTarget, StreamOutput } from '../../src/modules/inference/providers/provider-adapter.js';
+import { adapterFor } from '../../src/modules/inference/providers/registry.js';
+import { cohereAdapter } from '../../src/modules/inference/providers/cohere/cohere.adapter.js';
+import type { ProviderTarget, StreamOutput } from '../../src/modules/inference/providers/shared/provider-adapter.js';
 
 const target: ProviderTarget = {
   provider: 'cohere',

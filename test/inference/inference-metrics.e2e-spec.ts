@@ -6,7 +6,7 @@ import {
   MAX_VIRTUAL_KEY_LABELS,
   OTHER_LABEL,
   type InferenceOutcome,
-} from '../../src/modules/inference/inference-metrics.js';
+} from '../../src/modules/inference/telemetry/inference-metrics.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE } from '../helpers/test-env.js';
 import { samples } from '../helpers/prometheus-samples.js';

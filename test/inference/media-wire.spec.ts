@@ -6,9 +6,9 @@ import {
   parseMultipartForm,
 } from '../../src/modules/inference/media/multipart-form.js';
 import { UploadedFile } from '../../src/modules/inference/media/uploaded-file.js';
-import { adapterFor } from '../../src/modules/inference/providers/adapter-registry.js';
-import { elevenLabsAdapter } from '../../src/modules/inference/providers/elevenlabs.adapter.js';
-import type { ProviderTarget } from '../../src/modules/inference/providers/provider-adapter.js';
+import { adapterFor } from '../../src/modules/inference/providers/registry.js';
+import { elevenLabsAdapter } from '../../src/modules/inference/providers/elevenlabs/elevenlabs.adapter.js';
+import type { ProviderTarget } from '../../src/modules/inference/providers/shared/provider-adapter.js';
 
 const BYTES = Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7) % 256));
 

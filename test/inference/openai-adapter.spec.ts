@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
-import type { ProviderId } from '../../src/core/errors/routing-info.dto.js';
-import { adapterFor } from '../../src/modules/inference/providers/adapter-registry.js';
+import type { ProviderId } from '../../src/modules/inference/providers/provider-ids.js';
+import { adapterFor } from '../../src/modules/inference/providers/registry.js';
 import {
   toOpenAiWireUsage,
   toResponsesWireUsage,
   usageFromOpenAi,
-} from '../../src/modules/inference/providers/openai-usage.js';
+} from '../../src/modules/inference/providers/openai/openai-usage.js';
 import type {
   InferenceKind,
   ProviderAdapter,
   UpstreamCall,
-} from '../../src/modules/inference/providers/provider-adapter.js';
+} from '../../src/modules/inference/providers/shared/provider-adapter.js';
 import {
   CHAT_TEXT_CHUNKS,
   CHAT_TEXT_STREAM,
@@ -1087,7 +1087,7 @@ describe('usage on the wire', () => {
     });
     expect(toResponsesWireUsage({ prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 })).toEqual({
       input_tokens: 1,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
       output_tokens: 2,
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: 3,

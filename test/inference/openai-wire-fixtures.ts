@@ -1,9 +1,9 @@
-import type { ProviderId } from '../../src/core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../src/modules/inference/providers/provider-ids.js';
 import type {
   ProviderTarget,
   StreamDecoder,
   StreamOutput,
-} from '../../src/modules/inference/providers/provider-adapter.js';
+} from '../../src/modules/inference/providers/shared/provider-adapter.js';
 
 /**
  * OpenAI wire bytes as the API sends them (shapes from the API reference: chat completion chunks with

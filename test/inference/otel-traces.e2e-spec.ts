@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/core/config/config.loader.js';
-import { InferenceTracing } from '../../src/core/tracing/inference-tracing.service.js';
+import { InferenceTracing } from '../../src/modules/inference/telemetry/inference-tracing.service.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 import { startInferenceStack, type InferenceStack } from './inference-kit.js';
 import { samples } from '../helpers/prometheus-samples.js';

@@ -13,7 +13,7 @@ import {
 } from '@pydantic/genai-prices';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/core/config/config.loader.js';
-import { PROVIDER_IDS, type ProviderId } from '../../src/core/errors/routing-info.dto.js';
+import { PROVIDER_IDS, type ProviderId } from '../../src/modules/inference/providers/provider-ids.js';
 import { createLogger } from '../../src/core/logging/logger.js';
 import { OutboundHttpService } from '../../src/core/outbound/outbound-http.service.js';
 import { costBreakdown } from '../../src/modules/inference/pricing/cost-breakdown.js';
@@ -23,7 +23,7 @@ import { prepareRates, pricePrepared } from '../../src/modules/inference/pricing
 import { PriceRefreshService } from '../../src/modules/inference/pricing/price-refresh.service.js';
 import { PriceTable } from '../../src/modules/inference/pricing/price-table.js';
 import { toPriceUsage } from '../../src/modules/inference/pricing/price-usage.js';
-import type { Cost, Usage } from '../../src/modules/inference/providers/provider-adapter.js';
+import type { Cost, Usage } from '../../src/modules/inference/providers/shared/provider-adapter.js';
 import { LogCapture } from '../helpers/log-capture.js';
 
 const M = 1e6;
@@ -357,26 +357,6 @@ describe('price table: cost from @pydantic/genai-prices', () => {
     const before = table.costOf('anthropic', 'claude-sonnet-4-6', u, new Date('2026-03-01T00:00:00Z'));
     const after = table.costOf('anthropic', 'claude-sonnet-4-6', u, new Date('2026-04-01T00:00:00Z'));
     expect(before?.total_cost).toBeGreaterThan(after!.total_cost!);
-  });
-
-  it('stays fast: a costOf call in a loop averages well under 50 µs', () => {
-    const fast = new PriceTable();
-    const calls: Array<[ProviderId, string, Usage]> = [
-      ['openai', 'gpt-4o', usage(1200, 300, { prompt_tokens_details: { cached_read_tokens: 1000 } })],
-      [
-        'anthropic',
-        'claude-sonnet-4-5-20250929',
-        usage(5000, 400, { prompt_tokens_details: { cached_write_tokens: 900 } }),
-      ],
-      ['openrouter', 'z-ai/glm-4.6', usage(800, 120)],
-      ['gemini', 'gemini-2.5-flash', usage(3000, 900, { completion_tokens_details: { reasoning_tokens: 400 } })],
-    ];
-    for (let i = 0; i < 2000; i++) for (const [p, m, u] of calls) fast.costOf(p, m, u);
-    const rounds = 5000;
-    const started = process.hrtime.bigint();
-    for (let i = 0; i < rounds; i++) for (const [p, m, u] of calls) fast.costOf(p, m, u);
-    const microseconds = Number(process.hrtime.bigint() - started) / 1000 / (rounds * calls.length);
-    expect(microseconds).toBeLessThan(50);
   });
 });
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ProviderCatalog } from '../../src/modules/inference/catalog/provider-catalog.service.js';
 import type { ProviderSnapshot } from '../../src/modules/inference/catalog/provider-snapshot.js';
-import { adapterFor } from '../../src/modules/inference/providers/adapter-registry.js';
+import { adapterFor } from '../../src/modules/inference/providers/registry.js';
 import { expectError, OSS_CONFIG, ossClient, RFC3339_UTC, sql, UUID } from '../governance/governance-test-kit.js';
 import { freePort } from '../helpers/gateway-process.js';
 import { expectGatewayError } from '../helpers/gateway-error.js';

@@ -7,9 +7,9 @@ import type {
 import type { CompletionUsage as SdkCompletionUsage } from 'openai/resources/completions';
 import { describe, expect, it } from 'vitest';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
-import { adapterFor } from '../../src/modules/inference/providers/adapter-registry.js';
-import { toOpenAiWireUsage, toResponsesWireUsage } from '../../src/modules/inference/providers/openai-usage.js';
-import type { Json, Usage } from '../../src/modules/inference/providers/provider-adapter.js';
+import { adapterFor } from '../../src/modules/inference/providers/registry.js';
+import { toOpenAiWireUsage, toResponsesWireUsage } from '../../src/modules/inference/providers/openai/openai-usage.js';
+import type { Json, Usage } from '../../src/modules/inference/providers/shared/provider-adapter.js';
 import {
   ChatToResponsesStream,
   chatToResponsesResponse,
@@ -330,6 +330,7 @@ describe('chatToResponsesResponse', () => {
       ],
       parallel_tool_calls: true,
       previous_response_id: null,
+      access_programs: null,
       reasoning: { effort: null, summary: null },
       store: false,
       temperature: 0.5,
@@ -341,7 +342,7 @@ describe('chatToResponsesResponse', () => {
       metadata: {},
       usage: {
         input_tokens: 120,
-        input_tokens_details: { cached_tokens: 64 },
+        input_tokens_details: { cached_tokens: 64, cache_write_tokens: 0 },
         output_tokens: 8,
         output_tokens_details: { reasoning_tokens: 3 },
         total_tokens: 128,
@@ -420,7 +421,7 @@ describe('chatToResponsesResponse', () => {
     };
     expect(chatToResponsesResponse(CHAT_ANSWER, REQUEST, usage).usage).toEqual({
       input_tokens: 120,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
       output_tokens: 8,
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: 128,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Json } from '../../src/modules/inference/providers/provider-adapter.js';
+import type { Json } from '../../src/modules/inference/providers/shared/provider-adapter.js';
 import {
   chatToResponsesRequest,
   responsesToChatResponse,

@@ -143,7 +143,7 @@ describe(`task providers: replicate and runway (${RUN_MODE})`, () => {
 
   it('runway images: text_to_image with the version header, the task polled until SUCCEEDED', async () => {
     const res = await s.openai.images
-      .generate({ model: 'runway/gen4_image', prompt: 'a city at dusk [sim:polls=2]', size: '1920x1080' as never })
+      .generate({ model: 'runway/gen4_image', prompt: 'a city at dusk [sim:polls=2]', size: '1920x1080' })
       .withResponse();
     expect(res.response.headers.get('x-gateway-routing-info-provider')).toBe('runway');
     const url = res.data.data?.[0]?.url ?? '';

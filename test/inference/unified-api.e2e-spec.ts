@@ -365,6 +365,18 @@ describe('unified /v1 API: more kinds', () => {
     expect(failed.error.is_gateway_error).toBe(false);
     expect(failed.error.status_code).toBe(500);
     expect(api.body.models.some((m: any) => m.provider === 'anthropic')).toBe(false);
+    // Each model with the price table's rates, per token as a pricing override takes them; none for a model the
+    // table does not price.
+    const listed = new Map<string, any>(api.body.models.map((m: any) => [m.id, m]));
+    expect(listed.get('openai/gpt-4o-mini').catalogue_price).toEqual({
+      input_cost_per_token: expect.closeTo(0.15e-6, 15),
+      output_cost_per_token: expect.closeTo(0.6e-6, 15),
+      cache_read_input_token_cost: expect.closeTo(0.075e-6, 15),
+      search_context_cost_per_query: 0.01,
+    });
+    expect(listed.get('openai/gpt-4o').catalogue_price.input_cost_per_token).toBeCloseTo(2.5e-6, 15);
+    expect(listed.get('openai/sim-echo')).toBeDefined();
+    expect(listed.get('openai/sim-echo').catalogue_price).toBeUndefined();
     const filtered = await s.admin.get('/api/models', { query: { provider: 'gemini' } });
     expect(filtered.body.models.every((m: any) => m.provider === 'gemini')).toBe(true);
     expect(filtered.body.models.length).toBeGreaterThan(0);

@@ -1,12 +1,15 @@
 import { createPublicKey, createVerify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
-import { adapterFor } from '../../src/modules/inference/providers/adapter-registry.js';
-import type { AdapterIo, Json, ProviderTarget } from '../../src/modules/inference/providers/provider-adapter.js';
-import { parseServiceAccount, signedAssertion } from '../../src/modules/inference/providers/vertex-service-account.js';
-import { vertexFamily, vertexHost } from '../../src/modules/inference/providers/vertex-routes.js';
-import { VertexTokenCache } from '../../src/modules/inference/providers/vertex-token-cache.js';
-import { VertexAdapter } from '../../src/modules/inference/providers/vertex.adapter.js';
+import { adapterFor } from '../../src/modules/inference/providers/registry.js';
+import type { AdapterIo, Json, ProviderTarget } from '../../src/modules/inference/providers/shared/provider-adapter.js';
+import {
+  parseServiceAccount,
+  signedAssertion,
+} from '../../src/modules/inference/providers/google/vertex-service-account.js';
+import { vertexFamily, vertexHost } from '../../src/modules/inference/providers/google/vertex-routes.js';
+import { VertexTokenCache } from '../../src/modules/inference/providers/google/vertex-token-cache.js';
+import { VertexAdapter } from '../../src/modules/inference/providers/google/vertex.adapter.js';
 import { vertexServiceAccount } from '../simulator/families/vertex.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
 

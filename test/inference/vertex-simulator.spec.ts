@@ -1,7 +1,7 @@
 import { GoogleGenAI } from '@google/genai';
 import { OAuth2Client } from 'google-auth-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VertexTokenCache } from '../../src/modules/inference/providers/vertex-token-cache.js';
+import { VertexTokenCache } from '../../src/modules/inference/providers/google/vertex-token-cache.js';
 import { vertexServiceAccount } from '../simulator/families/vertex.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
 

@@ -295,13 +295,18 @@ describe('vertex provider', () => {
   it('GET /api/models lists the Google publisher models per vertex key; a broken key fails alone', async () => {
     const res = await s.admin.get('/api/models?provider=vertex');
     expect(res.status, res.text).toBe(200);
-    expect(res.body.models).toEqual(
+    const models = res.body.models as Array<{ id: string; catalogue_price?: { input_cost_per_token?: number } }>;
+    expect(models.map(({ catalogue_price: _price, ...listed }) => listed)).toEqual(
       ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-embedding-001', 'text-embedding-005'].map((m) => ({
         id: `vertex/${m}`,
         provider: 'vertex',
         owned_by: 'google',
       })),
     );
+    // Priced from the price table's Google entries, as a request through the key is.
+    expect(
+      models.find((m) => m.id === 'vertex/gemini-2.5-flash')!.catalogue_price!.input_cost_per_token,
+    ).toBeGreaterThan(0);
     const keys = (await s.admin.get('/api/providers/vertex/keys')).body.keys as Array<{ id: string; name: string }>;
     const statusOf = (name: string) =>
       res.body.key_statuses.find((k: any) => k.key_id === keys.find((key) => key.name === name)!.id);

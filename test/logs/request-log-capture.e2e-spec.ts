@@ -26,9 +26,10 @@ describe(`request log capture (${RUN_MODE})`, () => {
   async function rowsOf(requestId: string): Promise<any[]> {
     const primary = await s.admin.get(`/api/logs/${requestId}`);
     expect(primary.status, primary.text).toBe(200);
-    const all = await s.admin.get('/api/logs', { query: { limit: 1000, order: 'asc' } });
-    const children = all.body.logs.filter((r: any) => r.parent_request_id === requestId);
-    return [primary.body, ...children];
+    const children = await s.admin.get('/api/logs', { query: { parent_request_ids: requestId, order: 'asc' } });
+    expect(children.status, children.text).toBe(200);
+    expect(children.body.logs.every((r: any) => r.parent_request_id === requestId)).toBe(true);
+    return [primary.body, ...children.body.logs];
   }
 
   beforeAll(async () => {
@@ -227,6 +228,15 @@ describe(`request log capture (${RUN_MODE})`, () => {
     expect(detail.input_history).toEqual(primary.input_history);
     expect(detail.output_message).toMatchObject({ role: 'assistant', content: 'echo: fall back' });
     expect(Date.parse(fallback.timestamp)).toBeGreaterThanOrEqual(Date.parse(primary.timestamp));
+
+    // The attempts of a request are its filter `parent_request_ids` (the dashboard's log drawer); other rows exist.
+    expect((await s.admin.get('/api/logs')).body.pagination.total_count).toBeGreaterThan(1);
+    const attempts = await s.admin.get('/api/logs', { query: { parent_request_ids: `${id},${fallback.id}` } });
+    expect(attempts.body.logs.map((r: any) => r.id)).toEqual([fallback.id]);
+    expect(attempts.body.pagination.total_count).toBe(1);
+    const bad = await s.admin.get('/api/logs', { query: { parent_request_ids: `${id},not-a-uuid` } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'validation_failed', param: 'parent_request_ids' });
   });
 
   it('a provider error: one error row with the GatewayError the caller got', async () => {
@@ -344,6 +354,9 @@ describe(`request log capture (${RUN_MODE})`, () => {
     const quiet = await startInferenceStack({ logs: { capture_content: false } });
     try {
       const res = await quiet.inference.post('/v1/chat/completions', chat('secret words'));
+      // The first read of a fresh table while the row still waits in the writer's buffer: has_logs agrees with logs.
+      const first = await quiet.admin.get('/api/logs');
+      expect({ rows: first.body.logs.length, has_logs: first.body.has_logs }).toEqual({ rows: 1, has_logs: true });
       const row = (await quiet.admin.get(`/api/logs/${res.headers.get('x-request-id')}`)).body;
       expect(row).toMatchObject({
         status: 'success',

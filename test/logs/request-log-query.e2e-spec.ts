@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOTAL_COUNT_CAPPED_HEADER } from '../../src/core/http/paging.dto.js';
 import { foldForSearch } from '../../src/core/persistence/log-sql.js';
 import { JOBS } from '../../src/core/queue/job-catalogue.js';
 import { QueueService } from '../../src/core/queue/queue.service.js';
@@ -172,8 +173,51 @@ describe(`request log queries (${RUN_MODE})`, () => {
     const page = await list({ limit: 2, offset: 1 });
     expect(names(page)).toEqual(['d', 'c']);
     expect(page.pagination.total_count).toBe(5);
+    // An offset past a page's length reads the ids first, then the rows (pageSql); a shorter one, the rows at once.
+    const deep = await list({ limit: 1, offset: 3 });
+    expect(names(deep)).toEqual(['b']);
+    expect(deep.pagination.total_count).toBe(5);
     const none = await list({ providers: 'mistral' });
     expect(none).toMatchObject({ logs: [], has_logs: true, pagination: { total_count: 0 } });
+  });
+
+  it('counts and adds up stats only to count_limit past the page, saying when more rows match', async () => {
+    const get = (query: Record<string, string | number>) =>
+      s.admin.get('/api/logs', { query: { start_time: at(120), end_time: at(0), ...query } });
+    // The page's own rows: e and d of five.
+    const own = await get({ limit: 2, count_limit: 0 });
+    expect(own.status, own.text).toBe(200);
+    expect(names(own.body)).toEqual(['e', 'd']);
+    expect(own.body.pagination).toEqual({ total_count: 2, limit: 2, offset: 0, sort_by: 'timestamp', order: 'desc' });
+    expect(own.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBe('true');
+    expect(own.body.stats).toMatchObject({ total_requests: 2, success_rate: 100, total_tokens: 108 });
+    expect(own.body.stats.average_latency).toBeCloseTo((300 + 40) / 2, 9);
+    expect(own.body.stats.total_cost).toBeCloseTo(0.01, 12);
+    expect(own.body.has_logs).toBe(true);
+    // One past a page that starts at 1: e, d, c counted.
+    const past = await get({ limit: 1, offset: 1, count_limit: 1 });
+    expect(names(past.body)).toEqual(['d']);
+    expect(past.body.pagination.total_count).toBe(3);
+    expect(past.body.stats).toMatchObject({ total_requests: 3, total_tokens: 608 });
+    expect(past.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBe('true');
+    // A bound past every match is the exact count, without the header.
+    const all = await get({ limit: 2, count_limit: 3 });
+    expect(all.body.pagination.total_count).toBe(5);
+    expect(all.body.stats).toMatchObject({ total_requests: 5, success_rate: 80, total_tokens: 638 });
+    expect(all.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBeNull();
+    // Counted in the list's own order, with its filters: anthropic by latency, e (300) before c (900).
+    const sorted = await get({ providers: 'anthropic', sort_by: 'latency', order: 'asc', limit: 1, count_limit: 0 });
+    expect(names(sorted.body)).toEqual(['e']);
+    expect(sorted.body.stats).toMatchObject({ total_requests: 1, average_latency: 300, total_tokens: 100 });
+    expect(sorted.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBe('true');
+    // With content_search it sets the search's bound (1,000 by default): quick matches c and a.
+    const searched = await get({ content_search: 'quick', limit: 1, count_limit: 0 });
+    expect(names(searched.body)).toEqual(['c']);
+    expect(searched.body.pagination.total_count).toBe(1);
+    expect(searched.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBe('true');
+    const none = await get({ providers: 'mistral', count_limit: 0 });
+    expect(none.body).toMatchObject({ logs: [], has_logs: true, pagination: { total_count: 0 } });
+    expect(none.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBeNull();
   });
 
   const FILTERS: Array<[Record<string, string | number | boolean>, string[]]> = [
@@ -248,15 +292,17 @@ describe(`request log queries (${RUN_MODE})`, () => {
     [{ max_cost: '-0.1' }, 'max_cost'],
     [{ missing_cost_only: 'yes' }, 'missing_cost_only'],
     [{ missing_cost_only: 'true', min_cost: '1' }, 'missing_cost_only'],
-    [{ content_search: 'ab' }, 'content_search'],
     [{ content_search: 'x'.repeat(257) }, 'content_search'],
     [{ providers: 'a'.repeat(8200) }, 'providers'],
+    [{ count_limit: '-1' }, 'count_limit'],
+    [{ count_limit: '1000001' }, 'count_limit'],
+    [{ count_limit: 'some' }, 'count_limit'],
   ];
   it.each(BAD.map(([query, param], i) => [param, i, query] as const))(
     '400 naming %s (case %i)',
     async (param, _i, query) => {
       for (const path of ['/api/logs', '/api/logs/stats', '/api/logs/histogram/latency']) {
-        if (path !== '/api/logs' && ['limit', 'offset', 'sort_by', 'order'].includes(param)) continue;
+        if (path !== '/api/logs' && ['limit', 'offset', 'sort_by', 'order', 'count_limit'].includes(param)) continue;
         const res = await s.admin.get(path, { query });
         expect(res.status, `${path} ${res.text}`).toBe(400);
         expect(res.body.error.param).toBe(param);

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOTAL_COUNT_CAPPED_HEADER } from '../../src/core/http/paging.dto.js';
+import { SEARCH_WINDOW_HEADER, TOTAL_COUNT_CAPPED_HEADER } from '../../src/core/http/paging.dto.js';
 import { foldForSearch } from '../../src/core/persistence/log-sql.js';
 import { SEARCH_COUNT_MARGIN } from '../../src/core/persistence/search-page.js';
 import { RequestLogQuery } from '../../src/modules/inference/logs/request-log.query.js';
@@ -148,6 +148,71 @@ describe(`request log search (${RUN_MODE})`, () => {
       }
     });
   }
+
+  it('one- and two-character terms: a case-insensitive substring of the newest rows of the other filters', async () => {
+    const query = gw.app.get(RequestLogQuery);
+    // The whole table fits the window: exact, as any term.
+    const cases: Case[] = [
+      { term: 'PL' }, // "please": two rows of three
+      { term: 'c0' }, // "topic040", "topic04 0": about one row in 140
+      { term: 'c0', provider: 'p1' },
+      { term: 'pl', sort: 'latency', minLatency: 300 },
+      { term: '0', order: 'asc', range: true },
+    ];
+    for (const c of cases) {
+      const expected = await exact(c);
+      const label = JSON.stringify(c);
+      expect(expected.length, `${label}: the case has rows`).toBeGreaterThan(2);
+      const q: Record<string, string> = { content_search: c.term, limit: '20', offset: '2' };
+      if (c.provider) q.providers = c.provider;
+      if (c.minLatency !== undefined) q.min_latency = String(c.minLatency);
+      if (c.sort) q.sort_by = c.sort;
+      if (c.order) q.order = c.order;
+      if (c.range) Object.assign(q, rangeOf);
+      const res = await admin.get('/api/logs', { query: q });
+      expect(res.status, res.text).toBe(200);
+      expect(
+        res.body.logs.map((l: { id: string }) => l.id),
+        label,
+      ).toEqual(expected.slice(2, 22).map((r) => r.id));
+      expect(res.body.pagination.total_count, label).toBe(Math.min(expected.length, 22 + SEARCH_COUNT_MARGIN));
+      expect(res.headers.get(SEARCH_WINDOW_HEADER), label).toBeNull();
+    }
+    // A window smaller than the table: the newest 600 rows (of the time range) are searched, the other filters
+    // applied to them, and the answer says so.
+    const before = query.shortSearchWindow;
+    query.shortSearchWindow = 600;
+    try {
+      const newest = await db.query<Array<{ id: string }>>(
+        `SELECT id FROM (SELECT id, timestamp, provider, search_text FROM request_logs ` +
+          `ORDER BY timestamp DESC, id DESC LIMIT 600) w WHERE provider = 'p1' AND strpos(search_text, 'c0') > 0 ` +
+          `ORDER BY timestamp DESC, id DESC`,
+      );
+      expect(newest.length).toBeGreaterThan(0);
+      expect(newest.length).toBeLessThan((await exact({ term: 'c0', provider: 'p1' })).length);
+      const res = await admin.get('/api/logs', { query: { content_search: 'C0', providers: 'p1' } });
+      expect(res.body.logs.map((l: { id: string }) => l.id)).toEqual(newest.map((r) => r.id));
+      expect(res.body.pagination.total_count).toBe(newest.length);
+      expect(res.headers.get(SEARCH_WINDOW_HEADER)).toBe('600');
+      expect(res.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBe('true');
+      // An earlier end_time moves the window back: the 600 rows before it.
+      const end = new Date(base - 600 * 60_000).toISOString();
+      const older = await db.query<Array<{ id: string }>>(
+        `SELECT id FROM (SELECT id, timestamp, search_text FROM request_logs WHERE timestamp <= $1 ` +
+          `ORDER BY timestamp DESC, id DESC LIMIT 600) w WHERE strpos(search_text, 'c0') > 0 ` +
+          `ORDER BY timestamp DESC, id DESC`,
+        [end],
+      );
+      const back = await admin.get('/api/logs', { query: { content_search: 'c0', end_time: end } });
+      expect(older.length).toBeGreaterThan(0);
+      expect(back.body.logs.map((l: { id: string }) => l.id)).toEqual(older.map((r) => r.id));
+    } finally {
+      query.shortSearchWindow = before;
+    }
+    // The stats route stays exact over every match.
+    const stats = await admin.get('/api/logs/stats', { query: { content_search: 'c0' } });
+    expect(stats.body.total_requests).toBe((await exact({ term: 'c0' })).length);
+  });
 
   it('terms are folded as the stored text is: any case, final sigma, accents', async () => {
     const [row] = await db.query<Array<{ id: string }>>(`SELECT md5('log-7')::uuid::text AS id`);

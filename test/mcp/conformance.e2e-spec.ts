@@ -1,52 +1,31 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/test-app.js';
-import { startConformancePeer, type ConformancePeer } from './conformance-peer.js';
+import { baseline, CONFORMANCE_VERSION, runConformance, summary } from './conformance-kit.js';
 import { startHttpPeer, type McpPeer } from './mcp-peers.js';
 import { createMcpClient, startMcpGateway } from './mcp-server-kit.js';
+import { startReferenceServer, type ReferenceServer } from './reference-server.js';
 
-/** Pinned: later versions use fs.globSync and crash on Node 20. */
-const CONFORMANCE = '@modelcontextprotocol/conformance@0.1.13';
-const baseline = (name: string) => fileURLToPath(new URL(`./conformance/${name}`, import.meta.url));
-
-/** Runs `conformance server --url <url> ...args` (the active suite unless a scenario is named); resolves to its output. */
-function runConformance(url: string, ...args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['--yes', CONFORMANCE, 'server', '--url', url, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
-
-/** The suite's summary lines (the scenario logs before them are noise). */
-const summary = (output: string) => output.slice(Math.max(0, output.indexOf('=== SUMMARY ===')));
-const RUN_TIMEOUT = 180_000;
+const RUN_TIMEOUT = 240_000;
 
 /**
- * The MCP conformance suite against the gateway's own server. The suite sends no credentials, so the gateway runs with
- * `inference.require_virtual_key: false` and its clients are allowed on all virtual keys. `/mcp` serves prefixed
- * names (`conf-test_simple_text`), which the `tools-call-*` scenarios cannot find; `/mcp/conf` serves the conformance
- * peer's tools under their own names, so the relayed results are checked too. Each baseline explains its entries.
+ * The MCP conformance kit's server scenarios: straight at the reference upstream (every scenario passes), then through
+ * the gateway. The kit sends no credentials, so the gateway runs with `inference.require_virtual_key: false` and its
+ * clients are allowed on all virtual keys. `/mcp/conf` relays the reference server under its own names, so every
+ * scenario must pass there too; `/mcp` namespaces names (`conf-test_simple_text`), and the scenarios that call a tool
+ * or a prompt by its upstream name are listed, with the reason, in `conformance/expected-failures-all.yaml`.
  */
-describe('MCP conformance (@modelcontextprotocol/conformance 0.1.13)', () => {
+describe(`MCP conformance (@modelcontextprotocol/conformance ${CONFORMANCE_VERSION})`, () => {
   let gw: TestApp;
-  let peer: ConformancePeer;
+  let reference: ReferenceServer;
   let other: McpPeer;
 
   beforeAll(async () => {
-    [peer, other] = await Promise.all([startConformancePeer(), startHttpPeer()]);
+    [reference, other] = await Promise.all([startReferenceServer(), startHttpPeer()]);
     const started = await startMcpGateway({ inference: { require_virtual_key: false } });
     gw = started.gw;
     await createMcpClient(started.admin, {
       name: 'conf',
-      connection_string: peer.url,
+      connection_string: reference.url,
       allow_on_all_virtual_keys: true,
     });
     await createMcpClient(started.admin, {
@@ -58,8 +37,19 @@ describe('MCP conformance (@modelcontextprotocol/conformance 0.1.13)', () => {
 
   afterAll(async () => {
     await gw?.close();
-    await Promise.all([peer?.close(), other?.close()]);
+    await Promise.all([reference?.close(), other?.close()]);
   });
+
+  it(
+    'the reference upstream passes every scenario when the kit runs straight at it',
+    async () => {
+      const run = await runConformance(reference.url);
+      console.log(summary(run.output));
+      expect(run.code, run.output).toBe(0);
+      expect(summary(run.output)).toMatch(/Total: \d+ passed, 0 failed/);
+    },
+    RUN_TIMEOUT,
+  );
 
   it(
     '/mcp/{client}: every failure is in the baseline',

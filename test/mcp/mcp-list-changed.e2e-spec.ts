@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolListStreams } from '../../src/modules/mcp/tools/tool-list-streams.js';
+import { McpStreams } from '../../src/modules/mcp/server/mcp-streams.js';
 import { expectError, SETUP_TOKEN } from '../governance/governance-test-kit.js';
 import type { HttpClient } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -24,7 +24,7 @@ interface Listener {
 }
 
 async function listen(gw: TestApp, path: string, key: string): Promise<Listener> {
-  const streams = gw.app.get(ToolListStreams);
+  const streams = gw.app.get(McpStreams);
   const before = streams.size;
   const client = await connectGatewayMcp(gw.baseUrl, path, key);
   let count = 0;
@@ -129,19 +129,16 @@ describe('/mcp relays notifications/tools/list_changed on its standalone stream'
   });
 
   it('closes the stream of a key that is deactivated', async () => {
-    const streams = gw.app.get(ToolListStreams);
+    const streams = gw.app.get(McpStreams);
     const before = streams.size;
     const res = await admin.put(`/api/governance/virtual-keys/${other.id}`, { is_active: false });
     expect(res.status, res.text).toBe(200);
     expect(await until(() => streams.size === before - 1)).toBe(true);
   });
 
-  it('answers DELETE with 405 and a GET that does not accept SSE with 400 (param accept)', async () => {
-    for (const path of ['/mcp', '/mcp/up']) {
-      const res = await gw.http.request('DELETE', path, { headers: { authorization: `Bearer ${key.value}` } });
-      expectError(res, 405, 'method_not_allowed');
-      expect(res.headers.get('allow')).toBe('GET, POST');
-    }
+  it('answers a GET that does not accept SSE with 400 (param accept), one with a bad session id with 404', async () => {
+    const bad = { authorization: `Bearer ${key.value}`, accept: 'text/event-stream', 'mcp-session-id': 'x.y' };
+    expectError(await gw.http.get('/mcp', { headers: bad }), 404, 'mcp_session_not_found');
     for (const accept of [undefined, 'application/json', '*/*']) {
       const headers: Record<string, string> = { authorization: `Bearer ${key.value}` };
       if (accept) headers.accept = accept;
@@ -162,11 +159,11 @@ describe('/mcp standalone streams and shutdown', () => {
     const key = await createVirtualKey(admin, 'key-shutdown');
     const listener = await listen(gw, '/mcp', key.value);
     try {
-      expect(gw.app.get(ToolListStreams).size).toBe(1);
+      expect(gw.app.get(McpStreams).size).toBe(1);
       const started = Date.now();
       await gw.close();
       expect(Date.now() - started).toBeLessThan(10_000);
-      expect(gw.app.get(ToolListStreams).size).toBe(0);
+      expect(gw.app.get(McpStreams).size).toBe(0);
     } finally {
       await listener.client.close().catch(() => undefined);
       await gw.close();

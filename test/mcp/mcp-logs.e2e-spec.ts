@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOBS } from '../../src/core/queue/job-catalogue.js';
+import { SEARCH_WINDOW_HEADER, TOTAL_COUNT_CAPPED_HEADER } from '../../src/core/http/paging.dto.js';
+import { MCP_JOBS } from '../../src/modules/mcp/mcp.jobs.js';
 import { QueueService } from '../../src/core/queue/queue.service.js';
 import { McpToolLogWriter, type McpToolLogEnd } from '../../src/modules/mcp/mcp-contract.js';
+import { McpToolLogQuery } from '../../src/modules/mcp/logs/mcp-tool-log.query.js';
 import { McpToolLogStore } from '../../src/modules/mcp/logs/mcp-tool-log.store.js';
 import { SETUP_HEADER, SETUP_TOKEN } from '../auth/auth-helpers.js';
 import type { HttpClient } from '../helpers/http.js';
@@ -144,6 +146,7 @@ describe(`MCP tool logs (${RUN_MODE})`, () => {
       timestamp: at(50).toISOString(),
       tool_name: 'files-read_file',
       server_label: 'files',
+      mcp_request_type: 'tool',
       virtual_key_id: 'vk-1',
       virtual_key_name: 'alpha',
       arguments: { path: '/etc/hosts' },
@@ -200,11 +203,37 @@ describe(`MCP tool logs (${RUN_MODE})`, () => {
     [{ content_search: 'ick_br' }, []],
     [{ content_search: 'permission denied' }, ['b']],
     [{ content_search: 'quick', server_labels: 'web' }, ['c']],
+    // One or two characters: no trigram, the same substring semantics.
+    [{ content_search: 'QU' }, ['c', 'a']],
+    [{ content_search: '%' }, ['d']],
+    [{ content_search: 'q', server_labels: 'web' }, ['c']],
   ];
   it.each(FILTERS)('filters %j', async (query, expected) => {
     const body = await list(query);
     expect(names(body)).toEqual(expected);
     expect(body.pagination.total_count).toBe(expected.length);
+  });
+
+  it('a one- or two-character search reads the newest rows of the time range, at most the window', async () => {
+    const query = gw.app.get(McpToolLogQuery);
+    const before = query.shortSearchWindow;
+    query.shortSearchWindow = 3;
+    try {
+      // The newest three rows are e, d, c: only c holds "qu"; a is older than the window.
+      const res = await admin.get('/api/mcp-logs', {
+        query: { start_time: at(120).toISOString(), end_time: at(0).toISOString(), content_search: 'qu' },
+      });
+      expect(names(res.body)).toEqual(['c']);
+      expect(res.headers.get(SEARCH_WINDOW_HEADER)).toBe('3');
+      expect(res.headers.get(TOTAL_COUNT_CAPPED_HEADER)).toBe('true');
+      // The other filters apply to the window's rows.
+      const web = await list({ content_search: 'qu', server_labels: 'web' });
+      expect(names(web)).toEqual(['c']);
+    } finally {
+      query.shortSearchWindow = before;
+    }
+    const whole = await admin.get('/api/mcp-logs', { query: { content_search: 'qu' } });
+    expect(whole.headers.get(SEARCH_WINDOW_HEADER)).toBeNull();
   });
 
   const SORTS: Array<[string, string, string[]]> = [
@@ -248,7 +277,6 @@ describe(`MCP tool logs (${RUN_MODE})`, () => {
     [{ max_latency: '1e3' }, 'max_latency'],
     [{ min_latency: 'slow' }, 'min_latency'],
     [{ min_latency: '50', max_latency: '10' }, 'min_latency'],
-    [{ content_search: 'ab' }, 'content_search'],
     [{ content_search: 'x'.repeat(257) }, 'content_search'],
     [{ tool_names: 'a'.repeat(8200) }, 'tool_names'],
     [{ server_labels: 'a'.repeat(8200) }, 'server_labels'],
@@ -362,7 +390,7 @@ describe(`MCP tool logs (${RUN_MODE})`, () => {
       error_details: { error: { message: 'boom' } },
     });
 
-    // An end whose start was never written still makes a complete row.
+    // An end whose start was never written still makes a complete row, of its kind.
     const orphan = randomUUID();
     writer.finished(orphan, { status: 'success', latency: 3, result: { content: [] } });
     expect((await admin.get(`/api/mcp-logs/${orphan}`)).body).toMatchObject({
@@ -370,8 +398,28 @@ describe(`MCP tool logs (${RUN_MODE})`, () => {
       status: 'success',
       latency: 3,
       tool_name: '',
+      mcp_request_type: 'tool',
       virtual_key: null,
     });
+    const prompt = randomUUID();
+    writer.started({
+      id: prompt,
+      timestamp: new Date(),
+      tool_name: 'p-greet',
+      server_label: 'p',
+      mcp_request_type: 'prompt',
+      arguments: { name: 'greet' },
+    });
+    await store.flush();
+    writer.finished(prompt, { status: 'success', mcp_request_type: 'prompt', latency: 2, result: { messages: [] } });
+    expect((await admin.get(`/api/mcp-logs/${prompt}`)).body).toMatchObject({
+      tool_name: 'p-greet',
+      mcp_request_type: 'prompt',
+      status: 'success',
+    });
+    const resource = randomUUID();
+    writer.finished(resource, { status: 'error', mcp_request_type: 'resource', latency: 4 });
+    expect((await admin.get(`/api/mcp-logs/${resource}`)).body).toMatchObject({ mcp_request_type: 'resource' });
   });
 
   it('the sweeper fails processing rows older than the pending log TTL, and only those', async () => {
@@ -381,7 +429,7 @@ describe(`MCP tool logs (${RUN_MODE})`, () => {
     writer.started({ ...base, id: old, timestamp: new Date(Date.now() - 31 * 60_000) });
     writer.started({ ...base, id: recent, timestamp: new Date(Date.now() - 29 * 60_000) });
     const queue = gw.app.get(QueueService);
-    const { id } = await queue.enqueue(JOBS.mcpFailPendingLogs, { reason: 'test' });
+    const { id } = await queue.enqueue(MCP_JOBS.failPendingLogs, { reason: 'test' });
     const view = await queue.waitForCompletion(id, 20_000);
     expect(view.state, view.error).toBe('completed');
     expect((view.result as any).failed).toBe(1);

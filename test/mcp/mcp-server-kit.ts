@@ -49,3 +49,12 @@ export async function toolLogs(admin: HttpClient, query: Record<string, string>,
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` every 25 ms until it holds or `ms` pass; its last answer. */
+export async function until(check: () => boolean, ms = 10_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!check() && Date.now() < deadline) await sleep(25);
+  return check();
+}

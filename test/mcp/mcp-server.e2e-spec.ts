@@ -69,12 +69,19 @@ describe("the gateway's MCP server (/mcp)", () => {
     await Promise.all((peers ?? []).map((p) => p.close()));
   });
 
-  it('initializes statelessly (no session id) and lists the tools of each key, sorted by name', async () => {
+  it('initializes with a session id (any request also works without one) and lists the tools of each key', async () => {
     const raw = await gw.http.post('/mcp', INIT, {
       headers: { ...MCP_HEADERS, authorization: `Bearer ${keyA.value}` },
     });
     expect(raw.status, raw.text).toBe(200);
-    expect(raw.headers.get('mcp-session-id')).toBeNull();
+    expect(raw.headers.get('mcp-session-id')).toMatch(/^[A-Za-z0-9_-]+\.[0-9a-f]{64}$/);
+    const sessionless = await gw.http.post(
+      '/mcp',
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { headers: { ...MCP_HEADERS, authorization: `Bearer ${keyA.value}`, 'mcp-protocol-version': '2025-06-18' } },
+    );
+    expect(sessionless.status, sessionless.text).toBe(200);
+    expect(names(sessionless.body.result.tools)).toEqual(['alpha-add', 'alpha-echo', 'alpha-fail', 'beta-echo']);
     expect(raw.headers.get('x-request-id')).toBeTruthy();
     expect(raw.body.result.serverInfo.name).toBe('ai-gateway');
     expect(raw.body.result.capabilities.tools).toBeDefined();
@@ -108,7 +115,7 @@ describe("the gateway's MCP server (/mcp)", () => {
     expect(plain.arguments).toEqual({ text: 'hello' });
   });
 
-  it('a tool that fails is an isError result (logged as an error); a blocked or unknown tool is -32602', async () => {
+  it('a tool that fails is an isError result (logged as an error); a blocked or unknown tool is -32602 saying which', async () => {
     const a = await connect('/mcp', keyA.value);
     const failed = await a.callTool({ name: 'alpha-fail', arguments: {} });
     expect(failed.isError).toBe(true);
@@ -117,14 +124,23 @@ describe("the gateway's MCP server (/mcp)", () => {
     expect(rows[0]).toMatchObject({ server_label: 'alpha', status: 'error' });
 
     const b = await connect('/mcp', keyB.value);
-    for (const name of ['alpha-echo', 'alpha-slow', 'nobody-echo', 'noprefix']) {
+    const said = {
+      'alpha-echo': "Tool 'alpha-echo' is not available to virtual key 'key-b'",
+      'alpha-slow': "Tool 'alpha-slow' is not available to virtual key 'key-b'",
+      'nobody-echo': "Tool 'nobody-echo' does not exist",
+      'alpha-nope': "Tool 'alpha-nope' does not exist",
+      noprefix: "Tool 'noprefix' does not exist",
+    };
+    for (const [name, message] of Object.entries(said)) {
       const err = await b.callTool({ name, arguments: { text: 'x' } }).catch((e: unknown) => e);
       expect(err, name).toBeInstanceOf(McpError);
       expect((err as McpError).code).toBe(ErrorCode.InvalidParams);
+      // The SDK client puts `MCP error -32602: ` before the server's message once: the server's has no prefix.
+      expect((err as McpError).message).toBe(`MCP error -32602: ${message}`);
       expect((err as McpError).data).toMatchObject({
         status_code: 403,
-        error: { code: 'tool_blocked' },
-        extra_fields: { error_type: 'policy_tool_blocked' },
+        error: { code: 'tool_blocked', message },
+        extra_fields: { error_type: 'policy_tool_blocked', tool_name: name },
       });
     }
     // A tool outside the key's own grant on a client it may use is blocked alike.
@@ -143,6 +159,17 @@ describe("the gateway's MCP server (/mcp)", () => {
     expect(rows[0]).toMatchObject({ tool_name: 'alpha-add', server_label: 'alpha', status: 'success' });
     const other = await a.callTool({ name: 'beta-echo', arguments: { text: 'x' } }).catch((e: unknown) => e);
     expect((other as McpError).code).toBe(ErrorCode.InvalidParams);
+    // The message and the GatewayError name the tool as the caller did, on its client.
+    const nope = await a.callTool({ name: 'nope', arguments: {} }).catch((e: unknown) => e);
+    expect((nope as McpError).message).toBe("MCP error -32602: Tool 'nope' does not exist on MCP client 'alpha'");
+    expect((nope as McpError).data).toMatchObject({
+      error: { message: "Tool 'nope' does not exist on MCP client 'alpha'" },
+      extra_fields: { tool_name: 'alpha-nope' },
+    });
+    const slow = await a.callTool({ name: 'slow', arguments: { ms: 1 } }).catch((e: unknown) => e);
+    expect((slow as McpError).message).toBe(
+      "MCP error -32602: Tool 'slow' on MCP client 'alpha' is not available to virtual key 'key-a'",
+    );
 
     const b = await connect('/mcp/beta', keyB.value);
     expect(names((await b.listTools()).tools)).toEqual(['echo']);
@@ -173,7 +200,7 @@ describe("the gateway's MCP server (/mcp)", () => {
     expect((bad as McpError).code).toBe(ErrorCode.InvalidParams);
   });
 
-  it('needs a virtual key (401), rejects a bad one, and answers DELETE with 405 (stateless)', async () => {
+  it('needs a virtual key (401), rejects a bad one; DELETE ends a session, whose id then gets 404', async () => {
     expectError(await gw.http.post('/mcp', INIT, { headers: MCP_HEADERS }), 401, 'missing_credentials');
     expectError(await gw.http.post('/mcp/alpha', INIT, { headers: MCP_HEADERS }), 401, 'missing_credentials');
     const bad = await gw.http.post('/mcp', INIT, { headers: { ...MCP_HEADERS, authorization: 'Bearer sk-gw-nope' } });
@@ -188,9 +215,26 @@ describe("the gateway's MCP server (/mcp)", () => {
       expectError(res, 400, 'validation_failed', 'body');
     }
     for (const path of ['/mcp', '/mcp/alpha']) {
-      const res = await gw.http.request('DELETE', path, { headers: { authorization: `Bearer ${keyA.value}` } });
-      expectError(res, 405, 'method_not_allowed');
-      expect(res.headers.get('allow')).toBe('GET, POST');
+      const auth = { authorization: `Bearer ${keyA.value}` };
+      expectError(await gw.http.request('DELETE', path, { headers: auth }), 400, 'validation_failed', 'mcp-session-id');
+      const init = await gw.http.post(path, INIT, { headers: { ...MCP_HEADERS, ...auth } });
+      const session = init.headers.get('mcp-session-id') ?? '';
+      const ping = { jsonrpc: '2.0', id: 3, method: 'ping' };
+      const withSession = { ...MCP_HEADERS, ...auth, 'mcp-session-id': session };
+      expect((await gw.http.post(path, ping, { headers: withSession })).status).toBe(200);
+      // Another key, another path, or an altered id: not this caller's session.
+      const otherKey = { ...withSession, authorization: `Bearer ${keyB.value}` };
+      expectError(await gw.http.post('/mcp', ping, { headers: otherKey }), 404, 'mcp_session_not_found');
+      const otherPath = path === '/mcp' ? '/mcp/alpha' : '/mcp';
+      expectError(await gw.http.post(otherPath, ping, { headers: withSession }), 404, 'mcp_session_not_found');
+      // Change the last character (to one it is not), so the forged id never equals the real one.
+      const last = session.slice(-1) === '0' ? '1' : '0';
+      const forged = { ...withSession, 'mcp-session-id': `${session.slice(0, -1)}${last}` };
+      expectError(await gw.http.post(path, ping, { headers: forged }), 404, 'mcp_session_not_found');
+
+      expect((await gw.http.request('DELETE', path, { headers: withSession })).status).toBe(200);
+      expectError(await gw.http.post(path, ping, { headers: withSession }), 404, 'mcp_session_not_found');
+      expectError(await gw.http.request('DELETE', path, { headers: withSession }), 404, 'mcp_session_not_found');
     }
   });
 });

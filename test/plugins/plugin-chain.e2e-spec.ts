@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
-import type { GatewayPlugin, PluginJson, PluginStreamEnd } from '../../src/core/plugins/gateway-plugin.js';
-import { PluginRegistry } from '../../src/core/plugins/plugin-registry.js';
+import type { GatewayPlugin, PluginJson, PluginStreamEnd } from '../../src/modules/plugins/registry/gateway-plugin.js';
+import { PluginRegistry } from '../../src/modules/plugins/registry/plugin-registry.js';
 import { expectGatewayError } from '../helpers/gateway-error.js';
 import { RUN_MODE, TEST_REDIS_URL } from '../helpers/test-env.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -96,6 +96,7 @@ describe(`sessions and management schemes (${RUN_MODE})`, () => {
       has_valid_token: true,
       auth_type: 'password',
       setup_required: false,
+      setup_token_source: null,
     });
 
     // Logout revokes the presenting session only.

@@ -30,6 +30,7 @@ describe(`setup lock (${RUN_MODE})`, () => {
         has_valid_token: false,
         auth_type: 'none',
         setup_required: true,
+        setup_token_source: 'config',
       });
     });
 
@@ -166,6 +167,7 @@ describe(`setup lock (${RUN_MODE})`, () => {
         has_valid_token: false,
         auth_type: 'password',
         setup_required: false,
+        setup_token_source: null,
       });
     });
   });

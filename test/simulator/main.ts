@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { type FaultKind, startSimulator } from './server.js';
+import { FAMILY_PATHS, type FaultKind, startSimulator } from './server.js';
 
 // Standalone provider simulator: `npm run sim -- --port 8090 --host 127.0.0.1 [--max-captured 0]`, with a seeded
 // random fault mix: `--fault-rate 0.05 [--fault-seed 7] [--fault-kinds rate_limit,server_error,...]`.
@@ -27,9 +27,9 @@ const sim = await startSimulator({
           kinds: values['fault-kinds']?.split(',') as FaultKind[] | undefined,
         },
 });
-process.stdout.write(
-  `provider simulator on ${sim.url}: ${['openai/v1', 'azure', 'anthropic', 'gemini'].map((f) => `${sim.url}/${f}`).join(' ')}; control plane ${sim.url}/_sim/\n`,
-);
+// Every family it speaks, as a gateway `base_url` (OpenAI's with its version prefix).
+const bases = FAMILY_PATHS.map((path) => `${sim.url}${path === '/openai' ? '/openai/v1' : path}`);
+process.stdout.write(`provider simulator on ${sim.url}: ${bases.join(' ')}; control plane ${sim.url}/_sim/\n`);
 
 const stop = () => {
   void sim.close().then(() => process.exit(0));

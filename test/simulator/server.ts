@@ -80,6 +80,9 @@ const FAMILIES = new Map<string, Family>([
   ['mistral', mistralFamily],
 ]);
 
+/** Every family's base path (`/openai`, `/azure`, …), in the order above: what the 404 and the start-up line list. */
+export const FAMILY_PATHS: readonly string[] = [...FAMILIES.keys()].map((name) => `/${name}`);
+
 const EMPTY_QUERY = new URLSearchParams();
 
 function parseBody(text: string): { body: unknown; badJson: boolean } {
@@ -285,7 +288,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
     if (family === undefined) {
       c.status = 404;
-      return sendJson(res, 404, { error: `unknown family in ${path}: use /openai, /azure, /anthropic or /gemini` });
+      return sendJson(res, 404, { error: `unknown family in ${path}: use one of ${FAMILY_PATHS.join(', ')}` });
     }
 
     const sim: SimRequest = {

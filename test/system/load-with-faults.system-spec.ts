@@ -32,8 +32,8 @@ const SOAK = IS_LONG ? { rate: 200, seconds: 300, warmup: 60 } : { rate: 100, se
 const FAULT_RATE = 0.05;
 const STREAM_SHARE = 0.2;
 /**
- * RSS bounds. The issue's 250 MB is the Postgres + Redis gateway's target (README: 145 MB idle, 178 MB peak). Embedded,
- * PGlite's WASM Postgres lives inside the process (README: 286 MB idle after a restart, 360 MB and more on a first
+ * RSS bounds. The issue's 250 MB is the Postgres + Redis gateway's target (docs/benchmarks.md: 145 MB idle, 178 MB peak). Embedded,
+ * PGlite's WASM Postgres lives inside the process (docs/benchmarks.md: 286 MB idle after a restart, 360 MB and more on a first
  * start, PGlite alone 140 MB), so 250 MB cannot hold there: the embedded bound is on growth under load (100 MB over the
  * RSS when the load starts) and a ceiling of 640 MB.
  */

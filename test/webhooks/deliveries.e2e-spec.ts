@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayException } from '../../src/core/errors/gateway.exception.js';
-import { JOBS } from '../../src/core/queue/job-catalogue.js';
+import { WEBHOOK_JOBS } from '../../src/modules/webhooks/webhooks.jobs.js';
 import { QueueService } from '../../src/core/queue/queue.service.js';
 import { WebhookNotifier } from '../../src/modules/webhooks/webhook-notifier.js';
 import { eventually } from '../agents/data-plane-kit.js';
@@ -295,7 +295,7 @@ describe(`webhook deliveries (${MODE})`, () => {
       [off.body.id],
     );
     const queue = gw.app.get(QueueService);
-    const job = await queue.enqueue(JOBS.webhooksDeliver, { delivery_id: '6b1f9a3e-0c4d-4e8f-9a7b-2c3d4e5f6a7b' });
+    const job = await queue.enqueue(WEBHOOK_JOBS.deliver, { delivery_id: '6b1f9a3e-0c4d-4e8f-9a7b-2c3d4e5f6a7b' });
     expect((await queue.waitForCompletion(job.id, 10_000)).state).toBe('completed');
     const gone = await delivery('6b1f9a3e-0c4d-4e8f-9a7b-2c3d4e5f6a7b');
     expect(gone).toMatchObject({ status: 'failed', attempt_count: 1 });
@@ -309,10 +309,10 @@ describe(`webhook deliveries (${MODE})`, () => {
     const queue = gw.app.get(QueueService);
     // The same delivery under other job ids (a recovery sweep racing a live job): each run finds it claimed or done.
     await new Promise((r) => setTimeout(r, 100));
-    const dup = await queue.enqueue(JOBS.webhooksDeliver, { delivery_id: id }, { jobId: `dup-${id}` });
+    const dup = await queue.enqueue(WEBHOOK_JOBS.deliver, { delivery_id: id }, { jobId: `dup-${id}` });
     expect((await queue.waitForCompletion(dup.id, 10_000)).result).toMatchObject({ skipped: expect.any(String) });
     const done = await settled(id);
-    const late = await queue.enqueue(JOBS.webhooksDeliver, { delivery_id: id }, { jobId: `late-${id}` });
+    const late = await queue.enqueue(WEBHOOK_JOBS.deliver, { delivery_id: id }, { jobId: `late-${id}` });
     expect((await queue.waitForCompletion(late.id, 10_000)).result).toMatchObject({ skipped: 'delivery succeeded' });
     expect(done.attempt_count).toBe(1);
     expect(receiver.received.filter((r) => r.headers['x-gateway-webhook-id'] === id)).toHaveLength(1);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOBS } from '../../src/core/queue/job-catalogue.js';
+import { WEBHOOK_JOBS } from '../../src/modules/webhooks/webhooks.jobs.js';
 import type { RecoveryResult } from '../../src/core/queue/job-recovery.service.js';
 import { QueueService } from '../../src/core/queue/queue.service.js';
 import { WebhookNotifier } from '../../src/modules/webhooks/webhook-notifier.js';
@@ -14,7 +15,7 @@ import { RUN_MODE, TEST_REDIS_URL } from '../helpers/test-env.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 const MODE = `${RUN_MODE}${TEST_REDIS_URL ? '+redis' : ''}`;
-const DELIVER = JOBS.webhooksDeliver;
+const DELIVER = WEBHOOK_JOBS.deliver;
 
 async function recover(gw: TestApp, reason: string): Promise<RecoveryResult> {
   const queue = gw.app.get(QueueService);

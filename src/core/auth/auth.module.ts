@@ -10,6 +10,8 @@ import { JobTickets } from './job-tickets.js';
 import { ManagementTickets } from './management-tickets.js';
 import { GatewayAuthGuard } from './gateway-auth.guard.js';
 import { RequestAuthenticator } from './request-authenticator.service.js';
+import { RouteCredentialChecks } from './route-credential-checks.js';
+import { RouteGate } from './route-gate.js';
 import { RouteAccessRegistry } from './route-access.registry.js';
 import { BasicAuthStrategy } from './strategies/basic-auth.strategy.js';
 import { ManagementBearerStrategy } from './strategies/management-bearer.strategy.js';
@@ -34,6 +36,8 @@ import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
     JobTickets,
     ManagementTickets,
     RequestAuthenticator,
+    RouteGate,
+    RouteCredentialChecks,
     {
       // Attached while providers are built, before Nest registers its routes, so the registry sees every route.
       provide: RouteAccessRegistry,
@@ -54,6 +58,8 @@ import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
     JobTickets,
     ManagementTickets,
     RequestAuthenticator,
+    RouteGate,
+    RouteCredentialChecks,
     SetupTokenStrategy,
     RouteAccessRegistry,
   ],

@@ -1,11 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { API_KEY_HEADER, AUTHORIZATION_HEADER, SETUP_TOKEN_HEADER, VIRTUAL_KEY_HEADER } from './credential-headers.js';
 
 export const VIRTUAL_KEY_PREFIX = 'sk-gw-';
 export const MANAGEMENT_KEY_PREFIX = 'gwm_';
-export const SETUP_TOKEN_HEADER = 'x-gateway-setup-token';
-export const VIRTUAL_KEY_HEADER = 'x-gateway-vk';
-export const API_KEY_HEADER = 'x-api-key';
 export const SESSION_COOKIE = 'gateway_session';
 export const SETUP_SESSION_COOKIE = 'gateway_setup_session';
 
@@ -55,7 +53,7 @@ export function splitUserPassword(decoded: string): { username: string; password
 /** Reads every credential a request may carry, without judging any of them. */
 export function readCredentials(request: FastifyRequest): PresentedCredentials {
   const out: PresentedCredentials = {};
-  const authorization = header(request, 'authorization')?.trim();
+  const authorization = header(request, AUTHORIZATION_HEADER)?.trim();
   if (authorization) {
     const [scheme, ...rest] = authorization.split(/\s+/);
     const value = rest.join(' ');
@@ -93,4 +91,16 @@ export function presentsVirtualKey(c: PresentedCredentials): boolean {
 /** The virtual key value a data-plane request presents: `x-gateway-vk`, then `x-api-key`, then a Bearer token. */
 export function virtualKeyValue(c: PresentedCredentials): string | undefined {
   return c.virtualKeyHeader || c.apiKeyHeader || c.bearer || undefined;
+}
+
+/**
+ * A credential that may be a provider key passed through (`inference.allow_direct_keys`): the Bearer token or
+ * `x-api-key`, when it is neither a virtual key nor a management key.
+ */
+export function passThroughCredential(c: PresentedCredentials): string | undefined {
+  const credential = c.bearer ?? c.apiKeyHeader;
+  if (credential === undefined) return undefined;
+  return credential.startsWith(VIRTUAL_KEY_PREFIX) || credential.startsWith(MANAGEMENT_KEY_PREFIX)
+    ? undefined
+    : credential;
 }

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 
 /**
- * The header a queued job's replayed request carries instead of a credential. Only requests this process injected
- * into itself hold a ticket: it is random, single-use and lives in memory, so it cannot be guessed or replayed.
+ * A queued job's replayed request carries a ticket (`JOB_TICKET_HEADER`) instead of a credential. Only requests this
+ * process injected into itself hold a ticket: it is random, single-use and lives in memory, so it cannot be guessed or
+ * replayed.
  */
-export const JOB_TICKET_HEADER = 'x-gateway-job-ticket';
 
 /** Who a replayed request runs as, and what it reports back. */
 export interface JobTicket {

@@ -10,7 +10,6 @@ import { AuthPorts } from './auth-ports.js';
 import { BasicAuthStrategy } from './strategies/basic-auth.strategy.js';
 import { ManagementBearerStrategy } from './strategies/management-bearer.strategy.js';
 import { SetupTokenStrategy } from './strategies/setup-token.strategy.js';
-import { DataPlaneAuthenticator } from './data-plane-authenticator.js';
 import { ManagementTickets } from './management-tickets.js';
 
 /**
@@ -26,7 +25,6 @@ export class RequestAuthenticator {
     private readonly basic: BasicAuthStrategy,
     private readonly bearer: ManagementBearerStrategy,
     private readonly setup: SetupTokenStrategy,
-    private readonly dataPlane: DataPlaneAuthenticator,
     private readonly ports: AuthPorts,
     private readonly tickets: ManagementTickets,
   ) {
@@ -89,11 +87,6 @@ export class RequestAuthenticator {
     if (!principal)
       throw GatewayException.unauthorized('invalid_credentials', 'The ticket is unknown, used or expired');
     return principal;
-  }
-
-  /** A data-plane caller by virtual key; null when the key is optional and none was presented. */
-  authenticateVirtualKey(request: FastifyRequest, optional = false): Promise<Principal | null> {
-    return Promise.resolve(this.dataPlane.authenticate(request, optional));
   }
 
   /** Whether the request carries a valid management credential (for `GET /api/session/is-auth-enabled`). */

@@ -1,14 +1,12 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants.js';
+import { applyDecorators } from '@nestjs/common';
 import { ApiExtension, ApiQuery, ApiSecurity } from '@nestjs/swagger';
+import { routeConfig } from '../http/route-config.js';
 import { formatPermission, type Operation, type Resource } from './permissions.js';
 
-export const ROUTE_ACCESS = 'gateway:route-access';
-export const ENTERPRISE_ONLY = 'gateway:enterprise-only';
-export const ACCEPTS_TICKET = 'gateway:accepts-ticket';
-
-/** Key of the declaration inside Fastify's route `config`, so hooks and the route table see it per route. */
+/** Keys of the declarations inside Fastify's route `config`, so hooks and the route table see them per route. */
 export const ROUTE_ACCESS_CONFIG_KEY = 'gatewayRouteAccess';
+export const ENTERPRISE_ONLY = 'gatewayEnterpriseOnly';
+export const ACCEPTS_TICKET = 'gatewayAcceptsTicket';
 
 /**
  * How a route is reached. Every route carries exactly one declaration; the route-table test fails on any route
@@ -16,39 +14,35 @@ export const ROUTE_ACCESS_CONFIG_KEY = 'gatewayRouteAccess';
  * - `public`: no credential (health, version, login, ...).
  * - `management`: management credential; in the enterprise edition also the permission.
  * - `virtual-key`: a virtual key (data-plane routes and the quota route).
+ * - `route-credential`: a credential the route defines itself, checked by the named `RouteCredentialChecks` entry.
  */
 export type RouteAccess =
   | { kind: 'public' }
   | { kind: 'management'; resource: Resource; operation: Operation | null }
-  | { kind: 'virtual-key'; optional?: boolean };
+  | ({ kind: 'virtual-key' } & VirtualKeyOptions)
+  | { kind: 'route-credential'; check: string };
 
-function mergeRouteConfig(handler: object, access: RouteAccess): void {
-  const existing = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {}) as Record<string, unknown>;
-  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...existing, [ROUTE_ACCESS_CONFIG_KEY]: access }, handler);
+/** How a virtual-key route takes a request without a virtual key (every refusal is decided before the body is read). */
+export interface VirtualKeyOptions {
+  /**
+   * Without a virtual key the request goes on when `inference.require_virtual_key` is false (else 401), so the
+   * handler may see no principal.
+   */
+  optional?: boolean;
+  /** Also a provider key passed through (`inference.allow_direct_keys`): the inference routes. */
+  directKeys?: boolean;
+  /**
+   * A query parameter that may carry the key instead (`?key=` of the Gemini API): read as `header`, then taken out of
+   * the query so no later reader (routing rules, logs) sees it. A key in a header wins.
+   */
+  queryKey?: { param: string; header: string };
 }
 
 /**
- * Stores the declaration for Nest's Reflector (the guard) and in the Fastify route config (the route-access
- * registry, the audit hook). On a class it applies to every method that has no declaration of its own.
+ * Stores the declaration in the Fastify route config (the route gate, the guard, the route-access registry, the
+ * audit hook). On a class it applies to every method that has no declaration of its own.
  */
-function declareAccess(access: RouteAccess): MethodDecorator & ClassDecorator {
-  return ((target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
-    if (descriptor) {
-      const handler = descriptor.value as object;
-      Reflect.defineMetadata(ROUTE_ACCESS, access, handler);
-      mergeRouteConfig(handler, access);
-      return descriptor;
-    }
-    Reflect.defineMetadata(ROUTE_ACCESS, access, target);
-    const proto = (target as { prototype?: Record<string, unknown> }).prototype ?? {};
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      const method = proto[name];
-      if (name === 'constructor' || typeof method !== 'function') continue;
-      if (!Reflect.hasOwnMetadata(ROUTE_ACCESS, method)) mergeRouteConfig(method, access);
-    }
-    return target;
-  }) as MethodDecorator & ClassDecorator;
-}
+const declareAccess = (access: RouteAccess) => routeConfig(ROUTE_ACCESS_CONFIG_KEY, access);
 
 /** A route anyone may call. */
 export function Public(): MethodDecorator & ClassDecorator {
@@ -79,14 +73,25 @@ export function Authenticated(): MethodDecorator & ClassDecorator {
 
 /**
  * A route authenticated by a virtual key (`Authorization: Bearer`, `x-api-key` or `x-gateway-vk`). By default the key
- * is required (401 without one); `optional: true` verifies a presented key but lets key-less requests reach the
- * handler with no principal (for example inference with a provider key passed through).
+ * is required (401 without one); see `VirtualKeyOptions` for routes that take some requests without one.
  */
-export function VirtualKeyAuth(options: { optional?: boolean } = {}): MethodDecorator & ClassDecorator {
+export function VirtualKeyAuth(options: VirtualKeyOptions = {}): MethodDecorator & ClassDecorator {
   return applyDecorators(
-    declareAccess(options.optional ? { kind: 'virtual-key', optional: true } : { kind: 'virtual-key' }),
+    declareAccess({ kind: 'virtual-key', ...options }),
     ApiSecurity('BearerAuth'),
     ApiSecurity('ApiKeyAuth'),
+  );
+}
+
+/**
+ * A route whose caller presents a credential of the route's own (an upstream agent's push-callback token, the setup
+ * token): the module registers the check under `check` in `RouteCredentialChecks`, and the route gate runs it before
+ * the body is read. `security` names the OpenAPI security schemes that describe the credential, if any.
+ */
+export function RouteCredential(check: string, ...security: string[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    declareAccess({ kind: 'route-credential', check }),
+    ...(security.length ? security.map((name) => ApiSecurity(name)) : [ApiSecurity({})]),
   );
 }
 
@@ -95,7 +100,7 @@ export function VirtualKeyAuth(options: { optional?: boolean } = {}): MethodDeco
  * setup lock still hides it). Documented with `x-enterprise: true`.
  */
 export function EnterpriseOnly(): MethodDecorator & ClassDecorator {
-  return applyDecorators(SetMetadata(ENTERPRISE_ONLY, true), ApiExtension('x-enterprise', true));
+  return applyDecorators(routeConfig(ENTERPRISE_ONLY, true), ApiExtension('x-enterprise', true));
 }
 
 /**
@@ -105,7 +110,7 @@ export function EnterpriseOnly(): MethodDecorator & ClassDecorator {
  */
 export function AcceptsTicket(): MethodDecorator {
   return applyDecorators(
-    SetMetadata(ACCEPTS_TICKET, true),
+    routeConfig(ACCEPTS_TICKET, true),
     ApiQuery({
       name: 'ticket',
       required: false,

@@ -8,11 +8,12 @@ import { decodeEncryptionKey } from '../secrets/encryption-key.js';
 import { parseDuration } from './duration.js';
 import { forwardHeaderRefusal } from './forward-headers.js';
 import { GatewayConfig } from './gateway-config.js';
+import { CONTAINER_ENV, missingContainerVariables } from './required-variables.js';
 
 type Plain = Record<string, unknown>;
-type Coerce = 'string' | 'int' | 'bool';
+type Coerce = 'string' | 'int' | 'bool' | 'list';
 
-/** Environment variables the gateway reads, with the config key each one sets. Documented in the README. */
+/** Environment variables the gateway reads, with the config key each one sets. Documented in docs/deploy.md. */
 export const ENV_OVERRIDES: ReadonlyArray<{ env: string; key: string; coerce: Coerce }> = [
   { env: 'GATEWAY_EDITION', key: 'edition', coerce: 'string' },
   { env: 'GATEWAY_SETUP_TOKEN', key: 'setup_token', coerce: 'string' },
@@ -33,6 +34,8 @@ export const ENV_OVERRIDES: ReadonlyArray<{ env: string; key: string; coerce: Co
   { env: 'GATEWAY_REQUIRE_VIRTUAL_KEY', key: 'inference.require_virtual_key', coerce: 'bool' },
   { env: 'GATEWAY_ALLOW_DIRECT_KEYS', key: 'inference.allow_direct_keys', coerce: 'bool' },
   { env: 'GATEWAY_MCP_MAX_AGENT_DEPTH', key: 'mcp.max_agent_depth', coerce: 'int' },
+  { env: 'GATEWAY_MCP_ALLOWED_ORIGINS', key: 'mcp.allowed_origins', coerce: 'list' },
+  { env: 'GATEWAY_MCP_ALLOWED_HOSTS', key: 'mcp.allowed_hosts', coerce: 'list' },
   { env: 'GATEWAY_GOVERNANCE_REDIS_FAILURE_MODE', key: 'governance.redis_failure_mode', coerce: 'string' },
   { env: 'GATEWAY_GOVERNANCE_COUNTER_TIMEOUT', key: 'governance.counter_timeout', coerce: 'string' },
   { env: 'GATEWAY_GOVERNANCE_COUNTER_LEASES', key: 'governance.counter_leases', coerce: 'bool' },
@@ -44,6 +47,7 @@ export const ENV_OVERRIDES: ReadonlyArray<{ env: string; key: string; coerce: Co
   { env: 'GATEWAY_ACCESS_PROFILES_PROPAGATION_WAIT', key: 'access_profiles.propagation_wait', coerce: 'string' },
   { env: 'GATEWAY_AGENT_HISTORY_RETENTION', key: 'agent_history.retention', coerce: 'string' },
   { env: 'GATEWAY_AUDIT_LOGS_RETENTION', key: 'audit_logs.retention', coerce: 'string' },
+  { env: 'GATEWAY_UI_ENABLED', key: 'ui.enabled', coerce: 'bool' },
   { env: 'HOST', key: 'host', coerce: 'string' },
   { env: 'PORT', key: 'port', coerce: 'int' },
   { env: 'GATEWAY_APP_DIR', key: 'app_dir', coerce: 'string' },
@@ -64,6 +68,7 @@ const FLAGS = {
   config: { key: 'config_path', coerce: 'string' },
   'log-level': { key: 'log_level', coerce: 'string' },
   role: { key: 'role', coerce: 'string' },
+  ui: { key: 'ui.enabled', coerce: 'bool' },
 } as const satisfies Record<string, { key: string; coerce: Coerce }>;
 
 export class ConfigError extends Error {
@@ -87,6 +92,12 @@ function coerce(value: string, kind: Coerce): unknown {
     if (['false', '0', 'no'].includes(v)) return false;
     return value;
   }
+  // A comma-separated list (spaces around items ignored; an empty value is an empty list).
+  if (kind === 'list')
+    return value
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
   return value;
 }
 
@@ -222,6 +233,9 @@ export function loadConfig(sources: ConfigSources = {}): GatewayConfig {
 
   const validated = validateConfigPlain(merged);
   problems.push(...validated.problems.map((p) => `${p.key}: ${p.message}`));
+  if (!problems.length && coerce(env[CONTAINER_ENV] ?? '', 'bool') === true) {
+    problems.push(...missingContainerVariables(validated.config));
+  }
   if (problems.length) throw new ConfigError(problems);
   givenKeys.set(validated.config, new Set(leafKeys(merged)));
   return validated.config;

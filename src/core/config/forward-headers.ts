@@ -1,16 +1,12 @@
+import { CREDENTIAL_HEADERS } from '../auth/credential-headers.js';
+
 /**
  * `inference.forward_headers`: which caller request headers go on to the upstream provider. An entry is a lower-case
  * header name, or a prefix ending in `*`. Whatever the entries say, a header that carries a credential, shapes the
  * connection or the body, or steers the gateway itself is never forwarded: the gateway sets those for the provider.
  */
 const NEVER_FORWARDED: ReadonlySet<string> = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-  'api-key',
-  'x-goog-api-key',
+  ...CREDENTIAL_HEADERS,
   'host',
   'connection',
   'keep-alive',

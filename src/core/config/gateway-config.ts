@@ -115,7 +115,10 @@ export class LogsConfig {
   @IsInt()
   max_content_bytes = 64 * 1024;
 
-  /** Also store the provider's raw request and response bodies (off: they double the row and may hold more data). */
+  /**
+   * Also store the provider's raw request and response bodies: the exact body sent upstream and the body received,
+   * not redacted (off: they double the row and may hold more data). Headers are never stored.
+   */
   @IsBoolean()
   capture_raw = false;
 
@@ -126,6 +129,11 @@ export class LogsConfig {
   @Matches(POSITIVE_DURATION_PATTERN, { message: 'must be a duration greater than zero such as 30d' })
   retention = '30d';
 }
+
+/** An MCP allowed origin: `*`, or `http(s)://` a host (`*.` for its subdomains) and an optional port (`*` for any). */
+export const MCP_ORIGIN_PATTERN = /^(\*|https?:\/\/(\*\.)?([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:(\d{1,5}|\*))?)$/;
+/** An MCP allowed host: `*`, a host name (`*.` for its subdomains), an IPv4 or a bracketed IPv6 address; no port. */
+export const MCP_HOST_PATTERN = /^(\*|(\*\.)?[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])$/;
 
 /** The MCP gateway (`/api/mcp-*`, `/v1/mcp`, `/mcp`). */
 export class McpConfig {
@@ -148,6 +156,35 @@ export class McpConfig {
   @Min(1)
   @IsInt()
   max_agent_depth = 10;
+
+  /**
+   * DNS-rebinding protection of `/mcp` and `/mcp/{client}` (docs/mcp.md): browser origins allowed to call them besides
+   * the gateway's own (the request's own scheme and host, and `public_base_url`'s). `scheme://host[:port]`, a port of
+   * `*` for any, a host of `*.example.com` for its subdomains, or `*` for any origin. A request whose `Origin` is
+   * present and matches none is refused with 403.
+   */
+  @ArrayMaxSize(100)
+  @Matches(MCP_ORIGIN_PATTERN, {
+    each: true,
+    message: 'each must be an origin such as https://app.example.com, http://localhost:* (any port) or *',
+  })
+  @IsString({ each: true })
+  @IsArray()
+  allowed_origins: string[] = ['http://localhost:*'];
+
+  /**
+   * Host names `/mcp` answers to besides loopback names (`localhost`, `127.0.0.1`, `[::1]`), the listen address and
+   * `public_base_url`'s host: `mcp.example.com`, `*.example.com`, or `*` for any. A request whose `Host` names another
+   * host is refused with 403.
+   */
+  @ArrayMaxSize(100)
+  @Matches(MCP_HOST_PATTERN, {
+    each: true,
+    message: 'each must be a host name such as mcp.example.com, *.example.com, an IP address or *',
+  })
+  @IsString({ each: true })
+  @IsArray()
+  allowed_hosts: string[] = [];
 }
 
 /** Access profiles (enterprise; docs/access-profiles.md). */
@@ -366,6 +403,16 @@ export class OtelConfig {
   max_queue_size = 2048;
 }
 
+/** The A2A data plane (docs/agents.md). Read per call. */
+export class AgentsConfig {
+  /**
+   * A relayed stream whose agent sends nothing (not even a keep-alive comment) for this long ends with a 504
+   * `upstream_timeout` event, as a stalled inference stream does. `0s`: no limit (agents may think for a long time).
+   */
+  @Matches(DURATION_PATTERN, { message: 'must be a duration such as 5m, or 0s for no limit' })
+  stream_stall_timeout = '0s';
+}
+
 /** The dashboard's live channel, `GET /ws` (docs/live-channel.md). */
 export class LiveConfig {
   /**
@@ -386,6 +433,13 @@ export class LiveConfig {
   @Min(1)
   @IsInt()
   max_connections = 1000;
+}
+
+/** The web dashboard the gateway serves under `/ui/` (docs/dashboard.md). Read at start. */
+export class UiConfig {
+  /** Serve the built dashboard at `/ui/` (and send `/` there); off: `/ui/` is 404 and `/` goes to `/docs`. */
+  @IsBoolean()
+  enabled = true;
 }
 
 /** The plugin chain around inference requests (docs/plugins.md). */
@@ -518,8 +572,16 @@ export class GatewayConfig {
   audit_logs: AuditLogsConfig = new AuditLogsConfig();
 
   @ValidateNested()
+  @Type(() => AgentsConfig)
+  agents: AgentsConfig = new AgentsConfig();
+
+  @ValidateNested()
   @Type(() => LiveConfig)
   live: LiveConfig = new LiveConfig();
+
+  @ValidateNested()
+  @Type(() => UiConfig)
+  ui: UiConfig = new UiConfig();
 
   // --- process options (flags and environment only) ---
   @IsString()

@@ -1,5 +1,5 @@
-import { SetMetadata } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { routeConfig } from '../http/route-config.js';
 import type { ErrorResponse } from './error-response.js';
 
 declare module 'fastify' {
@@ -21,25 +21,31 @@ export type NativeErrorRenderer = (response: ErrorResponse) => {
   body: unknown;
 };
 
-export const NATIVE_ERRORS = 'gateway:native-errors';
+/** Route config key of `@NativeErrors`. */
+export const NATIVE_ERRORS = 'gatewayNativeErrors';
 
 /**
- * Declares the native error shape of a route (or of a controller's routes). The guard sets it on the request before
- * authenticating, so 401 and 403 come back in that shape too.
+ * Declares the native error shape of a route (or of a controller's routes). The route gate sets it on the request
+ * before authenticating, so 401 and 403 come back in that shape too.
  */
-export const NativeErrors = (renderer: NativeErrorRenderer) => SetMetadata(NATIVE_ERRORS, renderer);
+export const NativeErrors = (renderer: NativeErrorRenderer) => routeConfig(NATIVE_ERRORS, renderer);
 
-/** Reads the extra fields of a route's errors from the request (params, query and the parsed body are available). */
+/**
+ * Reads the extra fields of a route's errors from the request. It runs twice: before authentication, where params and
+ * query are available and the body is not yet read (`request.body` undefined), and again once the body is parsed.
+ */
 export type ErrorFieldsResolver = (request: FastifyRequest) => Record<string, unknown>;
 
-export const ERROR_FIELDS = 'gateway:error-fields';
+/** Route config key of `@ErrorFields`. */
+export const ERROR_FIELDS = 'gatewayErrorFields';
 
 /**
  * Declares the `extra_fields` every error of a route (or of a controller's routes) carries, such as
- * `a2a_request_type` and `a2a_agent_name`. The guard resolves them before authenticating, so 401 and 403 carry them
- * too; the global filter and every other error renderer add them. An exception's own extra fields win.
+ * `a2a_request_type` and `a2a_agent_name`. The route gate resolves them before authenticating, so 401 and 403 carry
+ * what the path and query say; the guard resolves them again with the parsed body. The global filter and every other
+ * error renderer add them. An exception's own extra fields win.
  */
-export const ErrorFields = (resolver: ErrorFieldsResolver) => SetMetadata(ERROR_FIELDS, resolver);
+export const ErrorFields = (resolver: ErrorFieldsResolver) => routeConfig(ERROR_FIELDS, resolver);
 
 /** Adds fields to the request's error context; undefined values are left out. */
 export function addErrorFields(request: FastifyRequest, fields: Record<string, unknown>): void {

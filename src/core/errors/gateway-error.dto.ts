@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { PROVIDER_ID_SCHEMA, RoutingInfoDto, type ProviderId } from './routing-info.dto.js';
+import { PROVIDER_ID_REF, RoutingInfoDto } from './routing-info.dto.js';
 import { UsageDto } from './usage.dto.js';
 
 /** "any" in the contract: the decorators cannot emit an untyped schema, so list every JSON type. */
@@ -49,11 +49,11 @@ export class ErrorExtraFieldsDto {
   routing_info?: RoutingInfoDto;
 
   @ApiPropertyOptional({
-    ...PROVIDER_ID_SCHEMA,
+    ...PROVIDER_ID_REF,
     deprecated: true,
     description: 'Deprecated: use routing_info.provider',
   })
-  provider?: ProviderId;
+  provider?: string;
 
   @ApiPropertyOptional({
     deprecated: true,
@@ -165,8 +165,8 @@ export class KeyStatusDto {
   @ApiProperty({ enum: ['success', 'list_models_failed'], description: 'Result on this key' })
   status: 'success' | 'list_models_failed';
 
-  @ApiProperty({ ...PROVIDER_ID_SCHEMA, description: 'Provider of the key' })
-  provider: ProviderId;
+  @ApiProperty({ ...PROVIDER_ID_REF, description: 'Provider of the key' })
+  provider: string;
 
   @ApiPropertyOptional({ type: () => GatewayErrorDto, description: 'The error on this key, when it failed' })
   error?: GatewayErrorDto;

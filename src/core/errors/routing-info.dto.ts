@@ -1,55 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
 /**
- * The contract's "provider identifier" (decisions.md, Providers). Documented here because routing info is the first
- * schema that names a provider; the inference module should import it from here rather than keep a second list.
+ * A provider identifier. The list is the providers' (src/modules/inference/providers/provider-ids.ts), which declare
+ * the `ProviderId` schema; the core names it by reference and types it as a string.
  */
-export const PROVIDER_IDS = [
-  'openai',
-  'azure',
-  'anthropic',
-  'bedrock',
-  'bedrock_mantle',
-  'cohere',
-  'vertex',
-  'mistral',
-  'ollama',
-  'opencode-go',
-  'opencode-zen',
-  'groq',
-  'sgl',
-  'parasail',
-  'perplexity',
-  'cerebras',
-  'deepseek',
-  'gemini',
-  'openrouter',
-  'elevenlabs',
-  'huggingface',
-  'nebius',
-  'xai',
-  'replicate',
-  'vllm',
-  'runway',
-  'runware',
-  'fireworks',
-  'sarvam',
-  'wafer',
-  'github-copilot',
-  'databricks',
-  'zro',
-] as const;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
-
-/**
- * `enumName` makes every provider field share one `ProviderId` schema instead of repeating the list. Swagger gives
- * that schema the first field's description and then merges `enumSchema` from later fields, hence both.
- */
-export const PROVIDER_ID_SCHEMA = {
-  enum: PROVIDER_IDS,
-  enumName: 'ProviderId',
-  enumSchema: { description: 'Identifier of a supported upstream model provider' },
-} as const;
+export const PROVIDER_ID_REF = { allOf: [{ $ref: '#/components/schemas/ProviderId' }] };
 
 /** Set only when the requested model matched a model alias on the key. */
 @ApiSchema({ name: 'ResolvedKeyAlias' })
@@ -67,8 +22,8 @@ export class ResolvedKeyAliasDto {
 /** Routing info (gateway-api.md): also sent as `x-gateway-routing-info-*` response headers. */
 @ApiSchema({ name: 'RoutingInfo' })
 export class RoutingInfoDto {
-  @ApiPropertyOptional({ ...PROVIDER_ID_SCHEMA, description: 'Provider that ran the attempt' })
-  provider?: ProviderId;
+  @ApiPropertyOptional({ ...PROVIDER_ID_REF, description: 'Provider that ran the attempt' })
+  provider?: string;
 
   @ApiPropertyOptional({ description: 'Model sent to that provider' })
   model?: string;
@@ -87,18 +42,18 @@ export class RoutingInfoDto {
   })
   is_fallback?: boolean;
 
-  @ApiPropertyOptional({ ...PROVIDER_ID_SCHEMA, description: 'Set only when a fallback ran' })
-  primary_provider?: ProviderId;
+  @ApiPropertyOptional({ ...PROVIDER_ID_REF, description: 'Set only when a fallback ran' })
+  primary_provider?: string;
 
   @ApiPropertyOptional({ description: 'Set only when a fallback ran' })
   primary_model?: string;
 
   @ApiPropertyOptional({
-    ...PROVIDER_ID_SCHEMA,
+    ...PROVIDER_ID_REF,
     description:
       'Provider the caller asked for before routing rules, load balancing or session affinity changed it; omitted when the caller sent a bare model',
   })
-  requested_provider?: ProviderId;
+  requested_provider?: string;
 
   @ApiPropertyOptional({ description: 'Model the caller asked for' })
   requested_model?: string;

@@ -3,11 +3,12 @@ import type { Logger } from 'pino';
 import type { MetricsService } from '../metrics/metrics.service.js';
 import { sendDeprecationHeaders } from './deprecation.js';
 import { clip } from './echo.js';
-import './sse-relay.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     startedAt?: number;
+    /** Fields the access-log line adds (a relayed stream's event count, an inference request's key and model). */
+    logFields?: Record<string, unknown>;
   }
 }
 

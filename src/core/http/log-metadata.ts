@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { isCredentialHeader } from '../auth/credential-headers.js';
 
 const MAX_METADATA_ENTRIES = 32;
 const MAX_METADATA_VALUE_CHARS = 1024;
@@ -13,7 +14,8 @@ export function logMetadataOf(headers: IncomingHttpHeaders, prefix: string): Rec
   let count = 0;
   for (const name in headers) {
     const own = name === 'x-request-id';
-    if (!own && !name.startsWith(prefix)) continue;
+    // A credential header is never metadata, whatever prefix is configured (`x-` would otherwise take `x-api-key`).
+    if (!own && (!name.startsWith(prefix) || isCredentialHeader(name))) continue;
     const raw = headers[name];
     const value = Array.isArray(raw) ? raw.join(', ') : raw;
     if (value === undefined) continue;

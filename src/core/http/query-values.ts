@@ -55,15 +55,11 @@ export function checkBounds(min: string, low: number | undefined, max: string, h
   }
 }
 
-/** Below three characters a trigram index cannot help and almost every row matches. */
-export const MIN_SEARCH_CHARS = 3;
-
-/** A search term trimmed; undefined when empty; 400 naming `param` when shorter than MIN_SEARCH_CHARS. */
-export function searchTerm(param: string, value: string | undefined): string | undefined {
+/**
+ * A search term trimmed; undefined when empty. Any length is searched: one or two characters, which no trigram index
+ * serves, by a bounded read of the newest rows (`SHORT_SEARCH_WINDOW`).
+ */
+export function searchTerm(value: string | undefined): string | undefined {
   const term = value?.trim();
-  if (!term) return undefined;
-  if (term.length < MIN_SEARCH_CHARS) {
-    throw GatewayException.validation(param, `${param} needs at least ${MIN_SEARCH_CHARS} characters`);
-  }
-  return term;
+  return term ? term : undefined;
 }

@@ -1,15 +1,17 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ManagementTickets } from '../auth/management-tickets.js';
 import { CurrentPrincipal, type Principal } from '../auth/principal.js';
 import { AcceptsTicket, Permission } from '../auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../errors/api-errors.decorator.js';
+import { LiveEventDto } from './live-event.dto.js';
 import { LiveHub } from './live-hub.js';
 import { WsTicketDto } from './ws-ticket.dto.js';
 
 /** The dashboard's live channel (docs/live-channel.md). */
 @ApiTags('Live')
+@ApiExtraModels(LiveEventDto)
 @Controller()
 export class LiveController {
   constructor(
@@ -26,7 +28,7 @@ export class LiveController {
     description:
       'Management credentials (session cookie, Basic, management bearer, the setup lock) or `?ticket=` from ' +
       '`POST /api/session/ws-ticket`. Refusals are GatewayErrors answered before the upgrade. Messages are JSON ' +
-      'text frames `{ type, resource?, action?, id?, data, at }`; docs/live-channel.md lists them.',
+      'text frames, the `LiveEvent` schema (`LiveLogEvent` for request-log rows); docs/live-channel.md lists them.',
   })
   @ApiResponse({ status: 101, description: 'Switching Protocols: the WebSocket is open' })
   @ApiErrorResponses(400, 401, 403, 426, 503)

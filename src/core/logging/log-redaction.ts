@@ -1,34 +1,21 @@
-/** Fields censored wherever they appear in a log record, down to `REDACTED_DEPTH` levels. */
-const SECRET_FIELDS: ReadonlySet<string> = new Set([
-  'password',
+import { isCredentialField, isCredentialHeader } from '../auth/credential-headers.js';
+
+/**
+ * Fields censored wherever they appear in a log record, down to `REDACTED_DEPTH` levels: every credential field
+ * (`isCredentialField`: credential header names and the usual secret names, `-`/`_` and case folded) and these,
+ * which are secrets in the gateway's own records (config, stored secrets, TLS material).
+ */
+const LOG_SECRET_FIELDS: ReadonlySet<string> = new Set([
   'admin_password',
-  'client_secret',
   'client_id',
-  'secret',
-  'token',
-  'api_key',
-  'apiKey',
   'encryption_key',
-  'setup_token',
-  'authorization',
-  'cookie',
   'value',
   'ciphertext',
   'client_key_pem',
   'private_key',
 ]);
 
-/** Headers censored in any `headers` object of a record (names compared in lower case). */
-const SECRET_HEADERS: ReadonlySet<string> = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-  'x-goog-api-key',
-  'x-gateway-vk',
-  'x-gateway-setup-token',
-]);
+const isSecretField = (key: string) => LOG_SECRET_FIELDS.has(key) || isCredentialField(key);
 
 /** A record's own fields are level 1; a secret field is censored up to level 4 (`a.b.c.password`). */
 const REDACTED_DEPTH = 4;
@@ -53,8 +40,7 @@ export function redactLogFields(value: unknown, depth = 1, inHeaders = false): u
   let copy: Record<string, unknown> | undefined;
   for (const key of Object.keys(source)) {
     const field = source[key];
-    const secret =
-      field !== undefined && (SECRET_FIELDS.has(key) || (inHeaders && SECRET_HEADERS.has(key.toLowerCase())));
+    const secret = field !== undefined && (isSecretField(key) || (inHeaders && isCredentialHeader(key)));
     const next = secret ? LOG_CENSOR : redactLogFields(field, depth + 1, key === 'headers');
     if (next === field) continue;
     copy ??= (Array.isArray(value) ? [...(value as unknown[])] : { ...source }) as Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { API_KEY_HEADER, SETUP_TOKEN_HEADER } from '../auth/credential-headers.js';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, getSchemaPath, type OpenAPIObject } from '@nestjs/swagger';
 import { errorDescription } from '../errors/api-errors.decorator.js';
@@ -42,6 +43,35 @@ function addDefaultErrors(document: OpenAPIObject): void {
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /**
+ * OpenAPI requires every `operationId` to be unique, and code generators refuse a document where one repeats. One
+ * controller serves several paths (a provider format under each framework prefix, GenAI's `v1` and `v1beta`): the
+ * shortest path keeps the id the code gives, each other path gets it suffixed with its own path in camel case
+ * (`anthropicFormatListModels` on `/anthropic/v1/models`, `anthropicFormatListModels_litellmAnthropicV1Models` on
+ * `/litellm/anthropic/v1/models`), so every id is stable and none moves when a path is added.
+ */
+function uniqueOperationIds(document: OpenAPIObject): void {
+  const byId = new Map<string, Array<{ path: string; operation: { operationId?: string } }>>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = (item as Record<string, { operationId?: string } | undefined>)[method];
+      if (!operation?.operationId) continue;
+      const uses = byId.get(operation.operationId) ?? [];
+      uses.push({ path, operation });
+      byId.set(operation.operationId, uses);
+    }
+  }
+  for (const [id, uses] of byId) {
+    if (uses.length < 2) continue;
+    uses.sort((a, b) => a.path.length - b.path.length || a.path.localeCompare(b.path));
+    for (const { path, operation } of uses.slice(1)) {
+      const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+      const camel = words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
+      operation.operationId = `${id}_${camel}`;
+    }
+  }
+}
+
+/**
  * Declares every `{name}` of a path template that its operations do not: a wildcard route (`rest/*`, which the
  * swagger module writes as `{path}`) has no `@Param` to document it, and OpenAPI requires each template variable to
  * be a declared path parameter.
@@ -82,7 +112,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'BasicAuth',
     )
     .addApiKey(
-      { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Virtual key (inference only)' },
+      { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'Virtual key (inference only)' },
       'ApiKeyAuth',
     )
     .addBearerAuth(
@@ -97,7 +127,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       {
         type: 'apiKey',
         in: 'header',
-        name: 'X-Gateway-Setup-Token',
+        name: SETUP_TOKEN_HEADER.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase()), // X-Gateway-Setup-Token
         description: 'Setup token (open-source setup lock)',
       },
       'SetupToken',
@@ -109,6 +139,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   });
   addDefaultErrors(document);
   declarePathParameters(document);
+  uniqueOperationIds(document);
   return sortKeys(document) as OpenAPIObject;
 }
 

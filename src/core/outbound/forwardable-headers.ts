@@ -1,3 +1,4 @@
+import { PROXY_AUTHORIZATION_HEADER } from '../auth/credential-headers.js';
 import { GatewayException } from '../errors/gateway.exception.js';
 import type { SecretInput, StoredSecret } from '../secrets/secret-value.js';
 
@@ -12,7 +13,7 @@ export const UNFORWARDABLE_HEADERS: ReadonlySet<string> = new Set([
   'connection',
   'keep-alive',
   'proxy-authenticate',
-  'proxy-authorization',
+  PROXY_AUTHORIZATION_HEADER,
   'te',
   'trailer',
   'transfer-encoding',

@@ -3,6 +3,7 @@ import { DataSource, type DataSourceOptions, type Logger as TypeOrmLogger } from
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import { MIGRATIONS } from '../../../migrations/index.js';
+import type { PGliteEngine } from './pglite-engine.js';
 import { ensurePrivateDir } from './private-files.js';
 
 /** Sends TypeORM's own messages to the structured logger; SQL text is never logged above debug. */
@@ -62,6 +63,7 @@ export async function createDataSource(
   entities: DataSourceOptions['entities'],
   pgliteDataDir?: string | null,
   pgliteTemplate?: Blob,
+  pgliteEngine?: PGliteEngine,
 ): Promise<DataSource> {
   const common = {
     type: 'postgres' as const,
@@ -96,6 +98,6 @@ export async function createDataSource(
     ensurePrivateDir(dataDir);
   }
   const { PGlitePool, pgliteDriver } = await import('./pglite-pool.js');
-  const pool = new PGlitePool(dataDir, pgliteTemplate ? { loadDataDir: pgliteTemplate } : {});
+  const pool = new PGlitePool(dataDir, pgliteTemplate ? { loadDataDir: pgliteTemplate } : {}, pgliteEngine);
   return new DataSource({ ...common, driver: pgliteDriver(pool), poolSize: 1 });
 }

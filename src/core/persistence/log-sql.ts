@@ -101,8 +101,12 @@ const MAX_BUCKETS = 120;
  * A page of a log table's rows, newest first or by another sort: the page's ids first, then its rows by id, in one
  * statement. An index scan reads each row's heap tuple before it applies a filter, even one on a column the index
  * INCLUDEs, so a filtered page read every row it skipped (`max_latency=20` newest first: 38,000 rows for 50, 27 ms
- * at 1M rows); the ids alone are an index-only scan when the sort's index holds the filters' columns (8 ms), and a
- * deep offset skips index entries instead of rows. `nulls` is the sort's NULLS clause (each direction has its index).
+ * at 1M rows); the ids alone are an index-only scan when the sort's index holds the filters' columns and the id (8 ms),
+ * and a deep offset skips index entries instead of rows. `nulls` is the sort's NULLS clause (each direction has its
+ * index). With `direct`, the rows are read in one pass in the sort's order instead: where the ids cannot come from
+ * the index alone, the ids' pass already read each row's heap tuple, and the second pass looks every row up again by
+ * its id, a random read of the primary key each (request logs, 1,000 rows oldest first at 1M rows: 195 ms with the
+ * lookups, 21 ms without).
  */
 export function pageSql(page: {
   table: string;
@@ -113,10 +117,17 @@ export function pageSql(page: {
   nulls: string;
   limit: number;
   offset: number;
+  direct?: boolean;
 }): string {
   const { table, where, sort, direction, nulls } = page;
   const limit = where.param(page.limit);
   const offset = where.param(page.offset);
+  if (page.direct) {
+    return (
+      `SELECT ${page.columns} FROM ${table} ${where.sql} ` +
+      `ORDER BY ${sort} ${direction}${nulls}, id ${direction} LIMIT ${limit} OFFSET ${offset}`
+    );
+  }
   const rowColumns = page.columns
     .split(',')
     .map((c) => `l.${c.trim()}`)
@@ -218,3 +229,10 @@ export const sqlNumber = (v: unknown): number => (v === null || v === undefined 
 
 /** A numeric column as a number, NULL kept. */
 export const sqlOptionalNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** A float8[] as the drivers return it: an array, or its text form `{1,2,3}` (PGlite). */
+export function sqlNumberArray(value: unknown): number[] {
+  if (Array.isArray(value)) return value.map(Number);
+  if (typeof value === 'string') return value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
+  return [];
+}

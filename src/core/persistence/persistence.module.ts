@@ -4,6 +4,7 @@ import type { DataSourceOptions } from 'typeorm';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import { createDataSource, pgliteDataDirOf } from './data-source.factory.js';
+import type { PGliteEngine } from './pglite-engine.js';
 import { runMigrations } from './migration-runner.js';
 import { restrictTreeToOwner } from './private-files.js';
 
@@ -14,6 +15,8 @@ export interface PersistenceOptions {
   pgliteDataDir?: string | null;
   /** A PGlite data dir dump to start from instead of running initdb (tests: saves seconds per app). */
   pgliteTemplate?: Blob;
+  /** An open in-memory embedded database lent by the caller (tests); closing the app hands it back. */
+  pgliteEngine?: PGliteEngine;
 }
 
 /** The one DataSource: Postgres when `database_url` is set, else PGlite. Migrated at start under an advisory lock. */
@@ -32,6 +35,7 @@ export class PersistenceModule {
               typeormOptions?.entities ?? [],
               options.pgliteDataDir,
               options.pgliteTemplate,
+              options.pgliteEngine,
             );
             await dataSource.initialize();
             const applied = await runMigrations(dataSource);

@@ -62,9 +62,13 @@ export class PGlitePool extends EventEmitter {
   private readonly waiting: Array<() => void> = [];
   private closed = false;
 
-  constructor(dataDir: string | undefined, options: Omit<EngineOptions, 'dataDir'> = {}) {
+  /**
+   * Over the embedded database in `dataDir` (in memory when undefined), or over `lent`, an open instance the caller
+   * owns (tests reuse one between apps): the pool closes it through its `close()`, which hands it back.
+   */
+  constructor(dataDir: string | undefined, options: Omit<EngineOptions, 'dataDir'> = {}, lent?: PGliteEngine) {
     super();
-    this.ready = openEngine({ dataDir, ...options });
+    this.ready = lent ? Promise.resolve(lent) : openEngine({ dataDir, ...options });
   }
 
   connect(callback: (err: Error | null, client?: PGliteClient, release?: () => void) => void): void {

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { withTimeout } from '../clock/with-timeout.js';
 import {
   DEFAULT_KEEP_COMPLETED_MS,
-  JOB_SETTINGS,
+  jobSettings,
   QUEUE_CONCURRENCY,
   scheduledJobs,
   type JobName,
@@ -18,7 +18,7 @@ import { errorMessage, runJobAttempt } from './job-runner.js';
 import type { QueueDepth, QueueDriver } from './queue-driver.js';
 import type { EnqueueResult, JobState, JobView } from './job-view.js';
 
-/** BullMQ options of a job from its JOB_SETTINGS row (retries, backoff, how long finished jobs stay readable). */
+/** BullMQ options of a job from its settings row (retries, backoff, how long finished jobs stay readable). */
 function jobOptions(settings: JobSettings<JobName>): Omit<JobsOptions, 'jobId' | 'delay'> {
   const keepSeconds = Math.ceil((settings.keepCompletedMs ?? DEFAULT_KEEP_COMPLETED_MS) / 1000);
   return {
@@ -94,7 +94,7 @@ export class BullMqQueueDriver implements QueueDriver {
     payload: JobPayloads[K],
     options: { jobId: string; delayMs?: number },
   ): Promise<EnqueueResult> {
-    const settings = JOB_SETTINGS[name] as JobSettings<JobName>;
+    const settings = jobSettings<JobName>(name);
     const queue = this.queue(settings.queue);
     // BullMQ itself ignores an add with an existing id; the look-up only tells the caller it was a duplicate.
     if (await queue.getJob(options.jobId)) return { id: options.jobId, deduplicated: true };
@@ -167,7 +167,7 @@ export class BullMqQueueDriver implements QueueDriver {
       else await this.queue(name).removeGlobalConcurrency();
     }
     for (const { name, everyMs, payload } of scheduledJobs()) {
-      const settings = JOB_SETTINGS[name] as JobSettings<JobName>;
+      const settings = jobSettings<JobName>(name);
       await this.queue(settings.queue).upsertJobScheduler(
         name,
         { every: everyMs },

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import {
   backoffDelay,
   DEFAULT_KEEP_COMPLETED_MS,
-  JOB_SETTINGS,
+  jobNames,
+  jobSettings,
   QUEUE_CONCURRENCY,
   scheduledJobs,
   type JobName,
@@ -65,7 +66,7 @@ export class InProcessQueueDriver implements QueueDriver {
     if (this.stopped) return Promise.reject(new Error('queue is shut down'));
     const existing = this.jobs.get(options.jobId);
     if (existing) return Promise.resolve({ id: existing.id, deduplicated: true });
-    const settings: JobSettings<K> = JOB_SETTINGS[name];
+    const settings: JobSettings<K> = jobSettings(name);
     const delayMs = Math.max(0, options.delayMs ?? 0);
     const record: JobRecord = {
       id: options.jobId,
@@ -130,7 +131,7 @@ export class InProcessQueueDriver implements QueueDriver {
       timer.unref();
       this.repeatTimers.push(timer);
     }
-    for (const queue of new Set(Object.values(JOB_SETTINGS).map((s) => s.queue))) this.pump(queue);
+    for (const queue of new Set(jobNames().map((name) => jobSettings(name).queue))) this.pump(queue);
     return Promise.resolve();
   }
 
@@ -183,7 +184,7 @@ export class InProcessQueueDriver implements QueueDriver {
   }
 
   private async run(record: JobRecord): Promise<void> {
-    const settings = JOB_SETTINGS[record.name] as JobSettings<JobName>;
+    const settings = jobSettings<JobName>(record.name);
     const attempt = record.attemptsMade + 1;
     try {
       const result = await runJobAttempt(this.registry, record.name, record.payload, {

@@ -1,12 +1,11 @@
 /**
- * The one table of background jobs: every job's name, payload type, queue, retries, backoff, idempotency key and
- * schedule are declared here, so drivers, handlers and callers agree by construction. To add a job: an entry in JOBS,
- * its payload in JobPayloads (ids only, never secrets: payloads are stored in Redis) and its row in JOB_SETTINGS (the
- * mapped type makes a missing row a compile error), then exactly one `@JobHandler(name)` method on a provider
- * (start-up fails otherwise) and `QueueService.enqueue(name, payload)` where it is triggered.
+ * The job catalogue: the queues, and every job's name, payload type, queue, retries, backoff, idempotency key and
+ * schedule, so drivers, handlers and callers agree by construction. The core defines its maintenance jobs here; a
+ * module defines its own in `<module>.jobs.ts`. To add a job: its payload in JobPayloads (ids only, never secrets:
+ * payloads are stored in Redis; a module augments the interface) and its row in a `defineJobs` table (the mapped type
+ * makes a missing row a compile error), then exactly one `@JobHandler(name)` method on a provider (start-up fails
+ * otherwise) and `QueueService.enqueue(name, payload)` where it is triggered.
  */
-
-import type { StoredSecret } from '../secrets/secret-value.js';
 
 /** BullMQ queue names (one worker per queue). */
 export const QUEUES = {
@@ -32,55 +31,23 @@ export const QUEUE_CONCURRENCY: { [Q in QueueName]: number } = {
   'gateway-mcp-stdio': 50,
 };
 
+/** The core's own jobs (maintenance); each module declares its jobs in its `<module>.jobs.ts`. */
 export const JOBS = {
   purgeExpired: 'maintenance.purge-expired',
   recoverJobs: 'maintenance.recover-jobs',
-  agentsPushDeliver: 'agents.push-deliver',
-  mcpFailPendingLogs: 'mcp.fail-pending-logs',
-  accessProfilesPropagate: 'access-profiles.propagate',
-  inferenceAsyncRun: 'inference.async-run',
-  webhooksDeliver: 'webhooks.deliver',
-  mcpStdioCall: 'mcp.stdio-call',
-  mcpStdioControl: 'mcp.stdio-control',
 } as const;
-export type JobName = (typeof JOBS)[keyof typeof JOBS];
 
+/**
+ * Every job's payload by job name. The core declares its own; a module adds its jobs by augmenting this interface in
+ * its `<module>.jobs.ts` (`declare module '…/core/queue/job-catalogue.js' { interface JobPayloads { … } }`) and
+ * registering their settings there with `defineJobs`.
+ */
 export interface JobPayloads {
   'maintenance.purge-expired': { reason?: string };
   /** Re-enqueue the jobs of rows still waiting for one (see JobRecoveryRegistry). */
   'maintenance.recover-jobs': { reason?: string };
-  /** Re-deliver one stored push event (agent_push_events.id) to its client webhook. Ids only, never secrets. */
-  'agents.push-deliver': { push_event_id: string };
-  /** Fail MCP tool logs still `processing` after `mcp.pending_log_ttl`. */
-  'mcp.fail-pending-logs': { reason?: string };
-  /** Push an access profile's fields to its holders' copies (access_profile_propagations.id, also the job id). */
-  'access-profiles.propagate': { propagation_id: string };
-  /** Run one async inference job (async_jobs.id); the row holds the request and receives the result. */
-  'inference.async-run': { job_id: string };
-  /** Send one webhook delivery (webhook_deliveries.id) to its endpoint; the row records every attempt. */
-  'webhooks.deliver': { delivery_id: string };
-  /**
-   * One tool call of a stdio MCP client, asked by an `api` replica (which spawns no child) and awaited by it. Carries
-   * the call's arguments (kept in Redis for `keepCompletedMs`, as is the result); `deadline` (epoch ms) is when the
-   * caller stops waiting: a job picked up later does not run.
-   */
-  'mcp.stdio-call': { client_id: string; tool: string; arguments: Record<string, unknown>; deadline: number };
-  /**
-   * A stdio client's connection check before a create or update is saved (`probe`: the unsaved `stdio_config`, its
-   * envs sealed SecretValues, never plain text), or a tool list refresh of a saved one (`refresh`), asked by an
-   * `api` replica.
-   */
-  'mcp.stdio-control':
-    | { action: 'probe'; client_id: string; name: string; stdio_config: McpStdioConfigPayload }
-    | { action: 'refresh'; client_id: string };
 }
-
-/** `stdio_config` as stored (envs are sealed SecretValues: ciphertext or a reference). */
-export interface McpStdioConfigPayload {
-  command: string;
-  args: string[];
-  envs: Record<string, StoredSecret>;
-}
+export type JobName = keyof JobPayloads;
 
 export interface JobBackoff {
   type: 'fixed' | 'exponential';
@@ -107,7 +74,41 @@ export interface JobSettings<K extends JobName> {
 
 export const DEFAULT_KEEP_COMPLETED_MS = 60 * 60 * 1000;
 
-export const JOB_SETTINGS: { [K in JobName]: JobSettings<K> } = {
+const SETTINGS = new Map<JobName, JobSettings<JobName>>();
+
+/**
+ * Registers jobs' settings (the core's below; a module's in its `<module>.jobs.ts`, when that file is first imported)
+ * and returns them typed. A name registered twice is an error: two owners of one job.
+ */
+export function defineJobs<K extends JobName>(settings: { [P in K]: JobSettings<P> }): {
+  readonly [P in K]: JobSettings<P>;
+} {
+  for (const [name, row] of Object.entries(settings) as Array<[JobName, JobSettings<JobName>]>) {
+    const existing = SETTINGS.get(name);
+    if (existing && existing !== row) throw new Error(`job ${name} is defined twice`);
+    SETTINGS.set(name, row);
+  }
+  return settings;
+}
+
+/** The settings of a registered job; throws for a job no imported module defines. */
+export function jobSettings<K extends JobName>(name: K): JobSettings<K> {
+  const settings = SETTINGS.get(name);
+  if (!settings) throw new Error(`no such job ${name}: not defined by any loaded module`);
+  return settings as unknown as JobSettings<K>;
+}
+
+/** The settings of `name`, or undefined when no loaded module defines it. */
+export function findJobSettings(name: string): JobSettings<JobName> | undefined {
+  return SETTINGS.get(name as JobName);
+}
+
+/** Every registered job's name. */
+export function jobNames(): JobName[] {
+  return [...SETTINGS.keys()];
+}
+
+export const MAINTENANCE_JOB_SETTINGS = defineJobs({
   'maintenance.purge-expired': {
     queue: QUEUES.maintenance,
     attempts: 3,
@@ -127,87 +128,17 @@ export const JOB_SETTINGS: { [K in JobName]: JobSettings<K> } = {
     keepCompletedMs: 10 * 60 * 1000,
     timeoutMs: 60_000,
   },
-  'agents.push-deliver': {
-    queue: QUEUES.default,
-    attempts: 6,
-    backoff: { type: 'exponential', delayMs: 500 },
-    idempotencyKey: (payload) => `agents-push-${payload.push_event_id}`,
-    keepCompletedMs: 60 * 60 * 1000,
-    timeoutMs: 30_000,
-  },
-  'mcp.fail-pending-logs': {
-    queue: QUEUES.maintenance,
-    attempts: 2,
-    backoff: { type: 'fixed', delayMs: 5_000 },
-    repeatEveryMs: 60 * 1000,
-    repeatPayload: { reason: 'schedule' },
-    keepCompletedMs: 10 * 60 * 1000,
-    timeoutMs: 60_000,
-  },
-  'access-profiles.propagate': {
-    queue: QUEUES.default,
-    // Per-user outcomes are stored with each user's change, so a retry only takes up the users not yet recorded.
-    attempts: 3,
-    backoff: { type: 'exponential', delayMs: 2_000 },
-    idempotencyKey: (payload) => payload.propagation_id,
-    keepCompletedMs: 24 * 60 * 60 * 1000,
-    timeoutMs: 60 * 60 * 1000,
-  },
-  'inference.async-run': {
-    queue: QUEUES.async,
-    // Inference failures are the job's result (a failed job row), not a queue failure: only infrastructure errors
-    // (the database unreachable) throw and are retried. A job already sent to the provider is never re-sent.
-    attempts: 5,
-    backoff: { type: 'exponential', delayMs: 1_000 },
-    idempotencyKey: (payload) => `async-${payload.job_id}`,
-    keepCompletedMs: 10 * 60 * 1000,
-    // The inference call has its own limit (async_jobs.job_timeout); this one only catches a handler that hangs.
-    timeoutMs: 24 * 60 * 60 * 1000,
-  },
-  'webhooks.deliver': {
-    queue: QUEUES.default,
-    // One run is one attempt, recorded on the delivery row; a failed attempt enqueues the next itself, delayed, with
-    // its own job id (`webhook-delivery-<id>-<n>`; webhooks.max_attempts, doubling from retry_backoff_initial), so the
-    // queue's own retries only cover infrastructure errors. The row's claim keeps duplicate runs from sending twice.
-    attempts: 3,
-    backoff: { type: 'exponential', delayMs: 1_000 },
-    idempotencyKey: (payload) => `webhook-delivery-${payload.delivery_id}`,
-    // Short: the recovery sweep re-enqueues a lost delivery under this id, which a kept finished job would block.
-    keepCompletedMs: 60 * 1000,
-    timeoutMs: 5 * 60 * 1000,
-  },
-  'mcp.stdio-call': {
-    queue: QUEUES.mcpStdio,
-    // A tool call is never replayed (tools are not idempotent); a failure is the caller's answer.
-    attempts: 1,
-    backoff: { type: 'fixed', delayMs: 0 },
-    // The result is read by the waiting caller at once; it is not kept for anyone else.
-    keepCompletedMs: 60_000,
-    // The call has its own limit (the deadline); this one only catches a handler that hangs.
-    timeoutMs: 61 * 60 * 1000,
-  },
-  'mcp.stdio-control': {
-    queue: QUEUES.mcpStdio,
-    attempts: 1,
-    backoff: { type: 'fixed', delayMs: 0 },
-    keepCompletedMs: 60_000,
-    timeoutMs: 2 * 60 * 1000,
-  },
-};
+});
 
 /** The jobs that run on a schedule, with their interval and payload (checked at worker start). */
 export function scheduledJobs(): Array<{ name: JobName; everyMs: number; payload: JobPayloads[JobName] }> {
   const scheduled: Array<{ name: JobName; everyMs: number; payload: JobPayloads[JobName] }> = [];
-  for (const [name, settings] of Object.entries(JOB_SETTINGS) as Array<[JobName, JobSettings<JobName>]>) {
+  for (const [name, settings] of SETTINGS) {
     if (!settings.repeatEveryMs) continue;
     if (!settings.repeatPayload) throw new Error(`job ${name} has repeatEveryMs but no repeatPayload`);
     scheduled.push({ name, everyMs: settings.repeatEveryMs, payload: settings.repeatPayload });
   }
   return scheduled;
-}
-
-export function jobSettings<K extends JobName>(name: K): JobSettings<K> {
-  return JOB_SETTINGS[name];
 }
 
 /** The delay before attempt `attemptsMade + 1`, after `attemptsMade` failures. */

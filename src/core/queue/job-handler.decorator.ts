@@ -15,7 +15,7 @@ export interface JobContext {
 export type JobHandlerFn<K extends JobName> = (payload: JobPayloads[K], context: JobContext) => Promise<unknown>;
 
 /**
- * Marks a provider method as THE handler of a job. Discovered at bootstrap; every job in JOB_SETTINGS needs exactly
+ * Marks a provider method as THE handler of a job. Discovered at bootstrap; every defined job needs exactly
  * one handler or start-up fails naming the job.
  */
 export function JobHandler<K extends JobName>(name: K) {

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { JOB_SETTINGS, type JobName } from './job-catalogue.js';
+import { jobNames, type JobName } from './job-catalogue.js';
 import { JOB_HANDLER_METADATA, type JobContext } from './job-handler.decorator.js';
 
 type BoundHandler = (payload: unknown, context: JobContext) => Promise<unknown>;
@@ -11,7 +11,7 @@ interface FoundHandler {
   fn: BoundHandler;
 }
 
-/** Finds `@JobHandler` methods at bootstrap and checks every job in JOB_SETTINGS has exactly one. */
+/** Finds `@JobHandler` methods at bootstrap and checks every defined job (job-catalogue.ts) has exactly one. */
 @Injectable()
 export class JobHandlerRegistry implements OnModuleInit {
   private readonly handlers = new Map<JobName, BoundHandler>();
@@ -45,13 +45,13 @@ export class JobHandlerRegistry implements OnModuleInit {
     this.load(found);
   }
 
-  /** Exposed for unit checks: validates a set of handlers against JOB_SETTINGS and installs them. */
+  /** Exposed for unit checks: validates a set of handlers against the defined jobs and installs them. */
   load(found: FoundHandler[]): void {
-    const known = new Set<string>(Object.keys(JOB_SETTINGS));
+    const known = new Set<string>(jobNames());
     const byName = new Map<string, FoundHandler[]>();
     for (const handler of found) {
       if (!known.has(handler.name)) {
-        throw new Error(`@JobHandler(${handler.name}) on ${handler.owner}: no such job in JOB_SETTINGS`);
+        throw new Error(`@JobHandler(${handler.name}) on ${handler.owner}: no such job defined`);
       }
       byName.set(handler.name, [...(byName.get(handler.name) ?? []), handler]);
     }

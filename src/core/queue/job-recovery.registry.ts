@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JOB_SETTINGS, type JobName, type JobPayloads } from './job-catalogue.js';
+import { jobSettings, type JobName, type JobPayloads } from './job-catalogue.js';
 
 /** Rows younger than this are left alone: their job is most likely waiting or running. */
 export const DEFAULT_RECOVERY_GRACE_MS = 60_000;
@@ -26,8 +26,8 @@ export class JobRecoveryRegistry {
 
   register<K extends JobName>(entry: RecoverableJob<K>): void {
     // Without a stable job id a re-enqueue would run a job twice when the original still exists.
-    if (!JOB_SETTINGS[entry.job].idempotencyKey) {
-      throw new Error(`job ${entry.job} has no idempotencyKey in JOB_SETTINGS: it cannot be recovered safely`);
+    if (!jobSettings(entry.job).idempotencyKey) {
+      throw new Error(`job ${entry.job} has no idempotencyKey in its settings: it cannot be recovered safely`);
     }
     if (entry.graceMs !== undefined && !(entry.graceMs >= 0)) throw new Error(`job ${entry.job}: graceMs must be >= 0`);
     if (this.jobs.has(entry.job)) throw new Error(`job ${entry.job} is already registered for recovery`);

@@ -1,5 +1,4 @@
-import type { JobName } from './job-catalogue.js';
-import { JOB_SETTINGS } from './job-catalogue.js';
+import { findJobSettings } from './job-catalogue.js';
 import type { JobContext } from './job-handler.decorator.js';
 import type { JobHandlerRegistry } from './job-handler.registry.js';
 
@@ -12,7 +11,7 @@ export async function runJobAttempt(
   name: string,
   payload: unknown,
   context: Omit<JobContext, 'signal'>,
-  timeoutMs = (JOB_SETTINGS as Record<string, { timeoutMs?: number } | undefined>)[name as JobName]?.timeoutMs,
+  timeoutMs = findJobSettings(name)?.timeoutMs,
 ): Promise<unknown> {
   const handler = registry.get(name);
   if (!timeoutMs) return handler(payload, { ...context });

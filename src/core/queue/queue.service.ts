@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { JOB_SETTINGS, type JobName, type JobPayloads } from './job-catalogue.js';
+import { jobSettings, type JobName, type JobPayloads } from './job-catalogue.js';
 import { QUEUE_DRIVER, type QueueDriver } from './queue-driver.js';
 import { isFinished, type EnqueueOptions, type EnqueueResult, type JobView } from './job-view.js';
 
@@ -24,7 +24,7 @@ export class QueueService {
     payload: JobPayloads[K],
     options: EnqueueOptions = {},
   ): Promise<EnqueueResult> {
-    const settings = JOB_SETTINGS[name];
+    const settings = jobSettings(name);
     const jobId = options.jobId ?? settings.idempotencyKey?.(payload) ?? randomUUID();
     // BullMQ reserves ':' in ids and rejects pure integers for custom ids; keep both drivers equally strict.
     if (jobId.length === 0 || jobId.length > 200 || jobId.includes(':') || /^\d+$/.test(jobId)) {

@@ -1,28 +1,8 @@
+import { isCredentialField } from '../auth/credential-headers.js';
+
 /** Largest payload kept in a history row (serialized JSON); bigger payloads keep a truncated preview. */
 export const MAX_PAYLOAD_CHARS = 64 * 1024;
 export const REDACTED = '<REDACTED>';
-
-// Field names whose values are credentials wherever they appear (push configs carry `token` and
-// `authentication.credentials`; clients sometimes put keys in metadata).
-const SECRET_KEYS = new Set([
-  'token',
-  'credentials',
-  'authorization',
-  'password',
-  'secret',
-  'client_secret',
-  'clientsecret',
-  'api_key',
-  'apikey',
-  'x-api-key',
-  'access_token',
-  'accesstoken',
-  'refresh_token',
-  'refreshtoken',
-  'x-gateway-vk',
-  'proxy-authorization',
-  'cookie',
-]);
 
 /** Postgres refuses U+0000 in jsonb (and rows are written in batches, where one refused row costs a retry). */
 function withoutNul(text: string): string {
@@ -57,7 +37,7 @@ function redactValue(value: unknown, depth: number, redact: boolean, bound: Json
     const out: Record<string, unknown> = {};
     bound.chars += 2;
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      const secret = redact && SECRET_KEYS.has(k.toLowerCase()) && v !== '' && v !== null && v !== undefined;
+      const secret = redact && isCredentialField(k) && v !== '' && v !== null && v !== undefined;
       bound.chars += longestString(k) + 2 + (secret ? REDACTED.length + 2 : 0);
       out[withoutNul(k)] = secret ? REDACTED : redactValue(v, depth + 1, redact, bound);
     }
@@ -70,6 +50,11 @@ function redactValue(value: unknown, depth: number, redact: boolean, bound: Json
 /** A JSON value as jsonb takes it (NUL characters removed), nothing redacted: error bodies. */
 export function jsonbSafe<T>(value: T): T {
   return redactValue(value, 0, false, { chars: 0 }) as T;
+}
+
+/** A JSON value with every credential field's value replaced by `<REDACTED>` (and NULs removed), uncut. */
+export function redactSecrets<T>(value: T): T {
+  return redactValue(value, 0, true, { chars: 0 }) as T;
 }
 
 /** Redacts secrets and caps the size of a payload before it is stored in history. */

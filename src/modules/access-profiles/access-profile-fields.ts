@@ -1,5 +1,5 @@
-import type { ProviderId } from '../../core/errors/routing-info.dto.js';
-import type { BudgetInput, RateLimitInput } from '../governance/objects/limits.js';
+import type { ProviderId } from '../inference/index.js';
+import type { BudgetInput, RateLimitInput } from '../governance/index.js';
 
 /**
  * The shapes an access profile holds, shared by the template (`access_profiles`), every user's copy

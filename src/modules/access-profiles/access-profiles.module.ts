@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuditModule } from '../audit/audit.module.js';
-import { GovernanceModule } from '../governance/governance.module.js';
+import { AuditModule } from '../audit/index.js';
+import { GovernanceModule } from '../governance/index.js';
 import { AccessProfileCopyEntity } from './entities/access-profile-copy.entity.js';
 import { AccessProfileVersionEntity } from './entities/access-profile-version.entity.js';
 import { AccessProfileEntity } from './entities/access-profile.entity.js';

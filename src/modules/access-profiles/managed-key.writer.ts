@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { bulkUpdate } from '../../core/persistence/bulk-write.js';
-import { LimitsStore, type RemovedLimits } from '../governance/objects/limits.store.js';
-import { GovernancePoliciesService } from '../governance/policies/governance-policies.service.js';
-import type { ProviderConfigInputDto } from '../governance/virtual-keys/dto/virtual-key.dto.js';
-import { VirtualKeyCache } from '../governance/virtual-keys/virtual-key-cache.js';
-import { VirtualKeyPolicyWriter } from '../governance/virtual-keys/virtual-key-policy.writer.js';
-import type { BudgetInput, RateLimitInput } from '../governance/objects/limits.js';
+import {
+  LimitsStore,
+  type RemovedLimits,
+  GovernancePoliciesService,
+  type ProviderConfigInputDto,
+  VirtualKeyCache,
+  VirtualKeyPolicyWriter,
+  type BudgetInput,
+  type RateLimitInput,
+} from '../governance/index.js';
 import type { VirtualKeyMcpGrant } from '../../core/auth/principal.js';
 import type { ProfileFields } from './access-profile-fields.js';
 

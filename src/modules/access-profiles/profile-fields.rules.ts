@@ -1,6 +1,11 @@
 import { GatewayException } from '../../core/errors/gateway.exception.js';
-import { resetDurationMs } from '../governance/limits/governed-levels.js';
-import { assertBudgets, assertRateLimit, type BudgetInput, type RateLimitInput } from '../governance/objects/limits.js';
+import {
+  resetDurationMs,
+  assertBudgets,
+  assertRateLimit,
+  type BudgetInput,
+  type RateLimitInput,
+} from '../governance/index.js';
 import type { ProfileFields } from './access-profile-fields.js';
 import type { ProfileFieldsInputDto } from './templates/dto/profile-fields.dto.js';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { GovernanceModule } from '../governance/governance.module.js';
+import { GovernanceModule } from '../governance/index.js';
 import { AgentCardFetcher } from './a2a/agent-card.fetcher.js';
 import { AgentCardService } from './a2a/agent-card.service.js';
 import { AgentUpstreamAuth } from './a2a/agent-upstream-auth.js';
@@ -23,6 +23,7 @@ import { PushConfigsController } from './push/push-configs.controller.js';
 import { PushConfigsService } from './push/push-configs.service.js';
 import { PushDeliveryService } from './push/push-delivery.service.js';
 import { PushIngressController } from './push/push-ingress.controller.js';
+import { PushCallbackCheck } from './push/push-callback-check.js';
 import { PushIngressService } from './push/push-ingress.service.js';
 import { PushRelayService } from './push/push-relay.service.js';
 
@@ -58,6 +59,7 @@ import { PushRelayService } from './push/push-relay.service.js';
     PushConfigRemoval,
     PushRelayService,
     PushIngressService,
+    PushCallbackCheck,
     PushDeliveryService,
   ],
 })

@@ -6,7 +6,7 @@ import { GatewayException } from '../../core/errors/gateway.exception.js';
 import { CacheFactory } from '../../core/cache/cache.factory.js';
 import type { InvalidatedCache } from '../../core/cache/invalidated-cache.js';
 import { LOGGER } from '../../core/logging/logging.module.js';
-import { VirtualKeysService } from '../governance/virtual-keys/virtual-keys.service.js';
+import { VirtualKeysService } from '../governance/index.js';
 import { AgentCardFetchError, AgentCardFetcher } from './a2a/agent-card.fetcher.js';
 import { AgentCardService } from './a2a/agent-card.service.js';
 import { securitySchemesProblem, type ValidatedCard } from './a2a/agent-card.validator.js';

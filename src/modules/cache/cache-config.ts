@@ -1,6 +1,6 @@
 import { parseDuration } from '../../core/config/duration.js';
 import { GatewayException } from '../../core/errors/gateway.exception.js';
-import type { PluginJson } from '../../core/plugins/gateway-plugin.js';
+import type { PluginJson } from '../plugins/index.js';
 
 /** Who may be served an answer: the virtual key that asked (the default) or every caller of the gateway. */
 export type CacheScope = 'virtual_key' | 'shared';

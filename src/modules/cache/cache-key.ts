@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PluginJson } from '../../core/plugins/gateway-plugin.js';
+import type { PluginJson } from '../plugins/index.js';
 import type { CacheScope } from './cache-config.js';
 
 /** The inference kinds whose answers are JSON (or a JSON stream) and can be replayed; media answers are not cached. */

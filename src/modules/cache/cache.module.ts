@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { Clock } from '../../core/clock/clock.js';
 import { GatewayConfig } from '../../core/config/gateway-config.js';
 import { LOGGER } from '../../core/logging/logging.module.js';
-import { PluginRegistry } from '../../core/plugins/plugin-registry.js';
+import { PluginRegistry } from '../plugins/index.js';
 import { REDIS } from '../../core/redis/redis.module.js';
 import { CacheController } from './cache.controller.js';
 import { ResponseCachePlugin } from './response-cache.plugin.js';

@@ -8,7 +8,7 @@ import type {
   PluginResponse,
   PluginStreamEnd,
   PreRequestOutcome,
-} from '../../core/plugins/gateway-plugin.js';
+} from '../plugins/index.js';
 import { parseCacheConfig, type CacheSettings } from './cache-config.js';
 import { CACHE_KEY_HEADER, CACHE_STATUS_HEADER, CACHE_TYPE_HEADER, cacheDirectivesOf } from './cache-headers.js';
 import { CACHEABLE_KINDS, cacheKeyOf, scopeOf } from './cache-key.js';

@@ -8,13 +8,14 @@ import { SnapshotHolder } from '../../core/cache/snapshot-holder.js';
 import { Clock } from '../../core/clock/clock.js';
 import { parseGoDuration } from '../../core/config/duration.js';
 import { GatewayException } from '../../core/errors/gateway.exception.js';
-import type { ProviderId } from '../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../inference/index.js';
 import { LOGGER } from '../../core/logging/logging.module.js';
 import { MetricsService } from '../../core/metrics/metrics.service.js';
 import { InvalidationBus } from '../../core/redis/invalidation.bus.js';
 import { CircuitBreakerPolicyEntity } from './entities/circuit-breaker-policy.entity.js';
 import { CircuitStates, SUB_CIRCUIT_SEPARATOR, type OpenCircuit } from './circuit-states.js';
 import { CircuitWatch, type CircuitTrip, type CompiledPolicy } from './circuit-watch.js';
+import { isPending } from '../../core/async/maybe-promise.js';
 
 /** Invalidation topic of policy changes (the policy snapshot is rebuilt on every replica). */
 export const CIRCUIT_POLICIES_TOPIC = 'circuit-breaker.policies';
@@ -100,7 +101,7 @@ export class CircuitBreakerEngine implements OnApplicationBootstrap, OnModuleDes
     keys: ReadonlyArray<{ id: string }>,
   ): CircuitAdmission | undefined | Promise<CircuitAdmission | undefined> {
     const current = this.holder.get();
-    if (current instanceof Promise) return current.then((set) => this.decide(set, provider, model, keys));
+    if (isPending(current)) return current.then((set) => this.decide(set, provider, model, keys));
     if (current.byPrimary.size === 0) return undefined;
     return this.decide(current, provider, model, keys);
   }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ProviderKeyIds } from '../governance/shared/provider-key-ids.js';
+import { ProviderKeyIds } from '../governance/index.js';
 import { CircuitBreakerController } from './circuit-breaker.controller.js';
 import { CircuitBreakerEngine } from './circuit-breaker.engine.js';
 import { CircuitBreakerService } from './circuit-breaker.service.js';

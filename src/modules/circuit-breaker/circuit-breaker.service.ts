@@ -3,10 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, In } from 'typeorm';
 import { GatewayException } from '../../core/errors/gateway.exception.js';
-import type { ProviderId } from '../../core/errors/routing-info.dto.js';
+import { type ProviderId, ProviderKeyEntity } from '../inference/index.js';
 import { isUniqueViolation } from '../../core/persistence/db-errors.js';
-import { ProviderKeyIds } from '../governance/shared/provider-key-ids.js';
-import { ProviderKeyEntity } from '../inference/catalog/entities/provider-key.entity.js';
+import { ProviderKeyIds } from '../governance/index.js';
 import { CircuitBreakerEngine } from './circuit-breaker.engine.js';
 import { CircuitStates } from './circuit-states.js';
 import type {

@@ -1,4 +1,4 @@
-import type { ProviderId } from '../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../inference/index.js';
 import type { CircuitBreakerEngine } from './circuit-breaker.engine.js';
 
 /** A policy as the request path reads it: header names and values lower-cased, the cooldown in ms. */

@@ -1,4 +1,11 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  LoggingMessageNotification,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { VirtualKeyMcpGrant } from '../../core/auth/principal.js';
 
 /**
@@ -28,6 +35,13 @@ export function splitToolName(name: string): { client: string; tool: string } | 
   return { client: name.slice(0, at), tool: name.slice(at + 1) };
 }
 
+/**
+ * What a logged MCP call relayed (the tool log's `mcp_request_type`, the contract's name for it): a tool call, a
+ * resource read, a prompt, a completion.
+ */
+export const MCP_REQUEST_TYPES = ['tool', 'resource', 'prompt', 'completion'] as const;
+export type McpRequestType = (typeof MCP_REQUEST_TYPES)[number];
+
 /** A tool as its MCP server lists it. */
 export interface McpToolDefinition {
   name: string;
@@ -50,6 +64,22 @@ export interface ExposedTool {
   timeoutMs: number;
 }
 
+/**
+ * A client that serves a caller (the catalog's rule, without the tool narrowing), with what its server offers besides
+ * tools: its prompts, resources and resource templates as listed (refreshed on the server's `list_changed`
+ * notifications and periodically), and its capabilities from `initialize`.
+ */
+export interface ExposedClient {
+  id: string;
+  name: string;
+  capabilities: ServerCapabilities;
+  prompts: readonly Prompt[];
+  resources: readonly Resource[];
+  resourceTemplates: readonly ResourceTemplate[];
+  /** The client's `tool_execution_timeout` in ms: every relayed request's time limit. */
+  timeoutMs: number;
+}
+
 /** Who is calling: the virtual key the request was authenticated with (and the MCP grants it carries), if any. */
 export interface McpCaller {
   virtualKey?: { id: string; name: string; mcp_grants?: readonly VirtualKeyMcpGrant[] };
@@ -66,6 +96,12 @@ export interface McpCaller {
 export abstract class McpToolCatalog {
   abstract toolsFor(caller: McpCaller): readonly ExposedTool[] | Promise<readonly ExposedTool[]>;
 
+  /** The clients that serve `caller` (connected, enabled, granted), sorted by name; from memory like `toolsFor`. */
+  abstract clientsFor(caller: McpCaller): readonly ExposedClient[];
+
+  /** Whether a connected client's server lists this tool (`<client>-<tool>`), whoever may use it. */
+  abstract toolExists(name: string): boolean;
+
   /**
    * Runs `listener` (synchronously, possibly many times in a row) whenever what `toolsFor` answers may have changed on
    * this replica: a client added, updated or removed here or on another replica, a connection's state or tool list,
@@ -74,7 +110,47 @@ export abstract class McpToolCatalog {
   abstract onChange(listener: () => void): () => void;
 }
 
-/** Calls a tool on its server over the client's kept connection. */
+/**
+ * What an upstream server sends back while one of the caller's requests runs, passed on to that caller: progress (with
+ * the caller's own progress token), log notifications, and requests the server makes of the caller.
+ */
+export interface McpCallRelay {
+  /** Set when the caller asked for progress (`_meta.progressToken`): each `notifications/progress` of the call. */
+  progress?(progress: { progress: number; total?: number; message?: string }): void;
+  /** A `notifications/message` the server sent during the call. */
+  log(params: LoggingMessageNotification['params']): void;
+  /**
+   * A request the server sent during the call (`sampling/createMessage`, `elicitation/create`, `roots/list`): the
+   * caller's answer, or a rejection (an `McpError`) when the caller cannot answer it.
+   */
+  request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<object>;
+}
+
+/** How one relayed request runs: its time limit, the caller's signal, and where the server's messages go. */
+export interface McpCallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  relay?: McpCallRelay;
+  /** The caller's `_meta`, passed on (its progress token is replaced by one of the gateway's, mapped back). */
+  meta?: Record<string, unknown>;
+}
+
+/** Requests relayed to a client's server besides tool calls. */
+export const RELAYED_METHODS = [
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/get',
+  'completion/complete',
+] as const;
+export type McpRelayedMethod = (typeof RELAYED_METHODS)[number];
+
+/** What a server sends unasked: a resource it was subscribed to changed, or a log line tied to no request. */
+export type McpServerNotification =
+  | { method: 'notifications/resources/updated'; params: { uri: string } }
+  | { method: 'notifications/message'; params: LoggingMessageNotification['params'] };
+
+/** Calls a tool (and relays the other requests) on its server over the client's kept connection. */
 export abstract class McpToolTransport {
   /**
    * The server's CallToolResult (an `isError: true` result is returned, not thrown). Throws on transport, JSON-RPC
@@ -84,8 +160,26 @@ export abstract class McpToolTransport {
     clientId: string,
     toolName: string,
     args: Record<string, unknown>,
-    options: { timeoutMs: number; signal?: AbortSignal },
+    options: McpCallOptions,
   ): Promise<CallToolResult>;
+
+  /** The server's result of one relayed request; failures as for `callTool` (a JSON-RPC error keeps its code and data). */
+  abstract request(
+    clientId: string,
+    method: McpRelayedMethod,
+    params: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<Record<string, unknown>>;
+
+  /**
+   * Keeps `uri` subscribed on the client's server while any caller on this replica wants it (counted; the first
+   * subscribes, the last unsubscribes; subscribed again after a reconnect). Rejects as `request` does.
+   */
+  abstract subscribe(clientId: string, uri: string, options: McpCallOptions): Promise<void>;
+  abstract unsubscribe(clientId: string, uri: string): Promise<void>;
+
+  /** Listens to what servers send unasked; returns the function that removes the listener. */
+  abstract onServerNotification(listener: (clientId: string, notification: McpServerNotification) => void): () => void;
 }
 
 /** Why a call failed before any result: the tool log's `error_details` is built from it. */
@@ -94,6 +188,8 @@ export class McpCallError extends Error {
     readonly kind: 'transport' | 'jsonrpc' | 'timeout' | 'disconnected',
     message: string,
     readonly code?: number,
+    /** A JSON-RPC error's `data`, passed on to the caller of a relayed request. */
+    readonly data?: unknown,
   ) {
     super(message);
   }
@@ -107,6 +203,8 @@ export interface McpToolLogStart {
   tool_name: string;
   /** The client's name. */
   server_label: string;
+  /** What was relayed (default `tool`); `tool_name` is then the exposed prompt name, the URI or the completion's ref. */
+  mcp_request_type?: McpRequestType;
   virtual_key_id?: string;
   virtual_key_name?: string;
   /** The inference request that asked for the call (agent mode), when there is one. */
@@ -118,6 +216,8 @@ export interface McpToolLogStart {
 /** How a call ended. `error_details` is a GatewayError body. */
 export interface McpToolLogEnd {
   status: 'success' | 'error';
+  /** The start's kind again (default `tool`), for a row whose start was never written. */
+  mcp_request_type?: McpRequestType;
   latency: number;
   result?: unknown;
   error_details?: Record<string, unknown>;
@@ -139,6 +239,25 @@ export interface McpToolCall extends McpCaller {
   llmRequestId?: string;
   metadata?: Record<string, string>;
   signal?: AbortSignal;
+  /** On `/mcp/{client}`: that client (the caller wrote the tool's name without its prefix; errors name it so). */
+  clientScope?: string;
+  /** Where the server's messages during the call go (the gateway's own MCP server relays them to its caller). */
+  relay?: McpCallRelay;
+  /** The caller's `_meta` (`/mcp`), passed on. */
+  meta?: Record<string, unknown>;
+}
+
+/** One request relayed to a client's server besides tool calls, logged with its kind. */
+export interface McpRelayedCall extends McpCaller {
+  client: ExposedClient;
+  kind: Exclude<McpRequestType, 'tool'>;
+  method: McpRelayedMethod;
+  params: Record<string, unknown>;
+  /** The log row's `tool_name`: the exposed prompt name, the URI, or the completion's ref. */
+  logName: string;
+  metadata?: Record<string, string>;
+  signal?: AbortSignal;
+  relay?: McpCallRelay;
 }
 
 /**
@@ -149,4 +268,11 @@ export interface McpToolCall extends McpCaller {
  */
 export abstract class McpToolExecutor {
   abstract execute(call: McpToolCall): Promise<{ logId: string; result: CallToolResult; tool: ExposedTool }>;
+
+  /**
+   * Relays one request of another kind (the caller's access to the client is the caller's check), logged as its kind
+   * (`processing`, then `success` or `error` with the failure as a GatewayError). Rethrows failures (an
+   * `McpCallError`): unlike a tool's, they are the caller's JSON-RPC errors.
+   */
+  abstract relay(call: McpRelayedCall): Promise<Record<string, unknown>>;
 }

@@ -1,11 +1,15 @@
 import { Module } from '@nestjs/common';
 import { McpClientsModule } from './clients/mcp-clients.module.js';
 import { McpLogsModule } from './logs/mcp-logs.module.js';
+import { McpServerModule } from './server/mcp-server.module.js';
 import { McpToolsModule } from './tools/mcp-tools.module.js';
 
-/** The MCP gateway (issue 13): clients, tool logs, and tool calls; the seams between them are in `mcp-contract.ts`. */
+/**
+ * The MCP gateway (issue 13): clients, tool logs, tool calls and the gateway's own MCP server; the seams between them
+ * are in `mcp-contract.ts`.
+ */
 @Module({
-  imports: [McpClientsModule, McpLogsModule, McpToolsModule],
+  imports: [McpClientsModule, McpLogsModule, McpToolsModule, McpServerModule],
   exports: [McpToolsModule],
 })
 export class McpModule {}

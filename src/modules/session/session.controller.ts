@@ -2,21 +2,22 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common'
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminCredentialsService } from '../../core/auth/admin-credentials.service.js';
-import { SESSION_COOKIE, SETUP_SESSION_COOKIE, SETUP_TOKEN_HEADER } from '../../core/auth/credentials.util.js';
+import { SESSION_COOKIE, SETUP_SESSION_COOKIE } from '../../core/auth/credentials.util.js';
 import { isDashboardAuthActive, isSetupLockActive } from '../../core/auth/dashboard-auth.js';
 import { AuthPorts } from '../../core/auth/auth-ports.js';
 import { CredentialThrottle } from '../../core/auth/credential-throttle.js';
 import { CurrentPrincipal, type Principal } from '../../core/auth/principal.js';
 import { RequestAuthenticator } from '../../core/auth/request-authenticator.service.js';
-import { Authenticated, Public } from '../../core/auth/route-access.decorator.js';
-import { SetupTokenStrategy } from '../../core/auth/strategies/setup-token.strategy.js';
+import { Authenticated, Public, RouteCredential } from '../../core/auth/route-access.decorator.js';
+import { isConfigKeyGiven } from '../../core/config/config.loader.js';
 import { GatewayConfig } from '../../core/config/gateway-config.js';
 import { ApiErrorResponses } from '../../core/errors/api-errors.decorator.js';
 import { GatewayException } from '../../core/errors/gateway.exception.js';
 import { LoginDto } from './dto/login.dto.js';
 import { MessageResponseDto } from '../../core/http/message-response.dto.js';
-import { AuthStatusDto, LoginResponseDto } from './dto/session-responses.dto.js';
+import { AuthStatusDto, LoginResponseDto, type SetupTokenSourceView } from './dto/session-responses.dto.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookies.js';
+import { SETUP_EXCHANGE_CHECK } from './setup-exchange-check.js';
 import { SessionService, type SessionSubject } from './session.service.js';
 
 @ApiTags('Session')
@@ -28,7 +29,6 @@ export class SessionController {
     private readonly throttle: CredentialThrottle,
     private readonly admin: AdminCredentialsService,
     private readonly authenticator: RequestAuthenticator,
-    private readonly setupToken: SetupTokenStrategy,
     private readonly ports: AuthPorts,
   ) {}
 
@@ -96,39 +96,39 @@ export class SessionController {
   @ApiOkResponse({ type: AuthStatusDto })
   async isAuthEnabled(@Req() request: FastifyRequest): Promise<AuthStatusDto> {
     const enabled = isDashboardAuthActive(this.config);
+    const locked = isSetupLockActive(this.config);
     return {
       is_auth_enabled: enabled,
       has_valid_token: await this.authenticator.hasValidCredential(request),
       auth_type: enabled ? 'password' : 'none',
-      setup_required: isSetupLockActive(this.config),
+      setup_required: locked,
+      setup_token_source: locked ? this.setupTokenSource() : null,
     };
   }
 
+  /** A token the loader was not given came from `<app-dir>/setup-token` (prepareSetupToken, at start). */
+  private setupTokenSource(): SetupTokenSourceView {
+    if (!this.config.setup_token) return 'none';
+    return isConfigKeyGiven(this.config, 'setup_token') ? 'config' : 'file';
+  }
+
   @Post('setup')
-  @Public()
+  @RouteCredential(SETUP_EXCHANGE_CHECK, 'SetupToken')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'startSetupSession',
     summary: 'Exchanges the setup token (X-Gateway-Setup-Token) for the HttpOnly gateway_setup_session cookie',
     description:
       'Open-source setup lock only: 401 `setup_token_required` without the header, 403 `setup_token_invalid` when ' +
-      'it is wrong, when no setup token is configured, or once dashboard auth is enabled. The cookie lasts 12 h.',
+      'it is wrong, when no setup token is configured, or once dashboard auth is enabled. The cookie lasts 12 h. ' +
+      'The token is checked before the body is read.',
   })
   @ApiOkResponse({ type: MessageResponseDto })
   async setup(
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MessageResponseDto> {
-    if (!isSetupLockActive(this.config)) {
-      throw GatewayException.forbidden(
-        'setup_token_invalid',
-        isDashboardAuthActive(this.config)
-          ? 'Dashboard auth is enabled: sign in instead of using the setup token'
-          : 'The setup lock applies to the open-source edition only',
-      );
-    }
-    const header = request.headers[SETUP_TOKEN_HEADER];
-    await this.setupToken.checkHeader(Array.isArray(header) ? header[0] : header, request.ip);
+    // The route gate ran SetupExchangeCheck: the lock is on and the token is right.
     const session = await this.sessions.createSetupSession();
     setSessionCookie(request, reply, SETUP_SESSION_COOKIE, session.token, session.expiresAt);
     return { message: 'Setup session started' };

@@ -5,13 +5,14 @@ import { ExpiredRowsRegistry } from '../../core/maintenance/expired-rows.service
 import { DashboardSessionEntity } from './entities/dashboard-session.entity.js';
 import { SetupSessionEntity } from './entities/setup-session.entity.js';
 import { SessionController } from './session.controller.js';
+import { SetupExchangeCheck } from './setup-exchange-check.js';
 import { SessionService } from './session.service.js';
 
 /** Dashboard login/logout, the setup-lock exchange, and the session tables (the guard's session verifier). */
 @Module({
   imports: [TypeOrmModule.forFeature([DashboardSessionEntity, SetupSessionEntity])],
   controllers: [SessionController],
-  providers: [SessionService],
+  providers: [SessionService, SetupExchangeCheck],
   exports: [SessionService],
 })
 export class SessionModule implements OnModuleInit {

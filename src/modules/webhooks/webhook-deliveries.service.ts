@@ -4,7 +4,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, type QueryDeepPartialEntity, type Repository } from 'typeorm';
 import { GatewayException } from '../../core/errors/gateway.exception.js';
 import { isForeignKeyViolation } from '../../core/persistence/db-errors.js';
-import { isId } from '../governance/shared/ids.js';
+import { isId } from '../../core/validation/ids.js';
 import { WebhookDeliveryRunner } from './delivery/webhook-delivery.runner.js';
 import {
   MAX_EVENT_LENGTH,

@@ -3,6 +3,7 @@ import { GatewayException } from '../../core/errors/gateway.exception.js';
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
 import { WebhookDirectory, type WebhookSet } from './webhook-directory.js';
 import { WebhookNotifier, type WebhookTarget } from './webhook-notifier.js';
+import { whenReady } from '../../core/async/maybe-promise.js';
 
 /** The webhooks module's side of the seam other modules use (webhook-notifier.ts has the contract). */
 @Injectable()
@@ -16,7 +17,7 @@ export class WebhookNotifierService extends WebhookNotifier {
 
   resolve(name: string, param: string): WebhookTarget | Promise<WebhookTarget> {
     const snapshot = this.directory.snapshot();
-    return snapshot instanceof Promise ? snapshot.then((set) => pick(set, name, param)) : pick(snapshot, name, param);
+    return whenReady(snapshot, (set) => pick(set, name, param));
   }
 
   notify(webhookId: string, event: string, data: Record<string, unknown>): Promise<string | undefined> {

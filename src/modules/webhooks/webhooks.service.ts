@@ -9,7 +9,7 @@ import { LOGGER } from '../../core/logging/logging.module.js';
 import { sealForwardableHeaders } from '../../core/outbound/forwardable-headers.js';
 import { REDACTED, SecretInputError, type SecretInput, type StoredSecret } from '../../core/secrets/secret-value.js';
 import { SecretsService } from '../../core/secrets/secrets.service.js';
-import { isId } from '../governance/shared/ids.js';
+import { isId } from '../../core/validation/ids.js';
 import { newSigningSecret, RESERVED_WEBHOOK_HEADERS } from './delivery/webhook-signature.js';
 import type { CreateWebhookDto, UpdateWebhookDto, WebhookViewDto } from './dto/webhook.dto.js';
 import { WebhookEntity } from './entities/webhook.entity.js';

@@ -3,12 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
-import { maskKeyValue } from '../../governance/shared/credentials.js';
-import { isId } from '../../governance/shared/ids.js';
-import { UserEntity } from '../../governance/users/entities/user.entity.js';
-import type { RemovedLimits } from '../../governance/objects/limits.store.js';
-import type { VirtualKeyEntity } from '../../governance/virtual-keys/entities/virtual-key.entity.js';
-import { VirtualKeysService } from '../../governance/virtual-keys/virtual-keys.service.js';
+import {
+  maskKeyValue,
+  UserEntity,
+  type RemovedLimits,
+  type VirtualKeyEntity,
+  VirtualKeysService,
+} from '../../governance/index.js';
+import { isId } from '../../../core/validation/ids.js';
 import { profileFieldsOf } from '../access-profile-fields.js';
 import { AccessProfileCopyEntity, type CopyAssignment } from '../entities/access-profile-copy.entity.js';
 import type { AccessProfileEntity } from '../entities/access-profile.entity.js';

@@ -8,8 +8,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { RoleEntity } from '../../governance/rbac/entities/role.entity.js';
-import { UserEntity } from '../../governance/users/entities/user.entity.js';
+import { RoleEntity, UserEntity } from '../../governance/index.js';
 import { AccessProfileEntity } from './access-profile.entity.js';
 import { ProfileFieldColumns } from './profile-field-columns.js';
 

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { RoleEntity } from '../../governance/rbac/entities/role.entity.js';
+import { RoleEntity } from '../../governance/index.js';
 import { AccessProfileEntity } from './access-profile.entity.js';
 
 /**

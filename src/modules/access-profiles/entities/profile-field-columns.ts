@@ -7,7 +7,7 @@ import type {
   ProfileFields,
   ProfileProviderConfig,
 } from '../access-profile-fields.js';
-import type { RateLimitInput } from '../../governance/objects/limits.js';
+import type { RateLimitInput } from '../../governance/index.js';
 
 /** The profile fields as JSON columns, shared by templates and users' copies (each declares its own table). */
 export abstract class ProfileFieldColumns implements ProfileFields {

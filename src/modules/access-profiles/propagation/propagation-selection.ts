@@ -1,5 +1,5 @@
 import { In, type EntityManager } from 'typeorm';
-import { UserEntity } from '../../governance/users/entities/user.entity.js';
+import { UserEntity } from '../../governance/index.js';
 import { AccessProfileCopyEntity } from '../entities/access-profile-copy.entity.js';
 import type { PropagationRequest } from './entities/access-profile-propagation.entity.js';
 

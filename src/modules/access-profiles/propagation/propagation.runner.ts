@@ -5,11 +5,12 @@ import { In, LessThan, type DataSource } from 'typeorm';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { bulkUpdate } from '../../../core/persistence/bulk-write.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
-import { JOB_SETTINGS, JOBS, type JobPayloads } from '../../../core/queue/job-catalogue.js';
+import { type JobPayloads } from '../../../core/queue/job-catalogue.js';
+import { ACCESS_PROFILE_JOBS, ACCESS_PROFILE_JOB_SETTINGS } from '../access-profiles.jobs.js';
 import { JobHandler, type JobContext } from '../../../core/queue/job-handler.decorator.js';
 import { JobRecoveryRegistry } from '../../../core/queue/job-recovery.registry.js';
 import { errorMessage } from '../../../core/queue/job-runner.js';
-import { VirtualKeyEntity } from '../../governance/virtual-keys/entities/virtual-key.entity.js';
+import { VirtualKeyEntity } from '../../governance/index.js';
 import { profileFieldsOf, type ProfileFields, type PropagationField } from '../access-profile-fields.js';
 import { AccessProfileCopyEntity } from '../entities/access-profile-copy.entity.js';
 import { AccessProfileEntity } from '../entities/access-profile.entity.js';
@@ -68,7 +69,7 @@ export class PropagationRunner {
     recovery: JobRecoveryRegistry,
   ) {
     recovery.register({
-      job: JOBS.accessProfilesPropagate,
+      job: ACCESS_PROFILE_JOBS.propagate,
       findOrphans: async (olderThanMs, limit) => {
         const rows = await this.dataSource.manager.find(AccessProfilePropagationEntity, {
           select: { id: true },
@@ -81,7 +82,7 @@ export class PropagationRunner {
     });
   }
 
-  @JobHandler(JOBS.accessProfilesPropagate)
+  @JobHandler(ACCESS_PROFILE_JOBS.propagate)
   async propagate(
     payload: JobPayloads['access-profiles.propagate'],
     context: JobContext,
@@ -94,7 +95,8 @@ export class PropagationRunner {
     try {
       return await this.run(row, context);
     } catch (error) {
-      if (context.attempt >= JOB_SETTINGS['access-profiles.propagate'].attempts) await this.fail(row, error);
+      if (context.attempt >= ACCESS_PROFILE_JOB_SETTINGS['access-profiles.propagate'].attempts)
+        await this.fail(row, error);
       throw error;
     }
   }

@@ -7,9 +7,9 @@ import { parseDuration } from '../../../core/config/duration.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
-import { JOBS } from '../../../core/queue/job-catalogue.js';
+import { ACCESS_PROFILE_JOBS } from '../access-profiles.jobs.js';
 import { QueueService } from '../../../core/queue/queue.service.js';
-import { isId } from '../../governance/shared/ids.js';
+import { isId } from '../../../core/validation/ids.js';
 import { AccessProfileCopyEntity } from '../entities/access-profile-copy.entity.js';
 import type { AccessProfileEntity } from '../entities/access-profile.entity.js';
 import { AccessProfilesService } from '../templates/access-profiles.service.js';
@@ -79,7 +79,7 @@ export class PropagationsService {
       throw error;
     }
     try {
-      await this.queue.enqueue(JOBS.accessProfilesPropagate, { propagation_id: id });
+      await this.queue.enqueue(ACCESS_PROFILE_JOBS.propagate, { propagation_id: id });
     } catch (error) {
       // Without its job the row would hold the profile's lock until the recovery sweep; release it now.
       await this.dataSource.manager.delete(AccessProfilePropagationEntity, { id });

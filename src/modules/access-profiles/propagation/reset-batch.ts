@@ -1,4 +1,4 @@
-import type { RemovedLimits } from '../../governance/objects/limits.store.js';
+import type { RemovedLimits } from '../../governance/index.js';
 import type { ManagedKeyWriter } from '../managed-key.writer.js';
 
 /** Users whose key writes share one `afterCommit` (one invalidation message per replica instead of one per user). */

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { RoleEntity } from '../../governance/rbac/entities/role.entity.js';
+import { RoleEntity } from '../../governance/index.js';
 import { AccessProfileRoleEntity } from '../entities/access-profile-role.entity.js';
 import type { AccessProfileRoleDto } from '../templates/dto/access-profile.dto.js';
 

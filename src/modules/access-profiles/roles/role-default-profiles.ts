@@ -4,8 +4,8 @@ import {
   UserRoleListeners,
   type AfterUserRoleCommit,
   type UserRoleChange,
-} from '../../governance/users/user-role-listeners.js';
-import type { RemovedLimits } from '../../governance/objects/limits.store.js';
+  type RemovedLimits,
+} from '../../governance/index.js';
 import { AccessProfileCopiesService, mergeLimits } from '../copies/access-profile-copies.service.js';
 import { AccessProfileCopyEntity } from '../entities/access-profile-copy.entity.js';
 import { AccessProfileRoleEntity } from '../entities/access-profile-role.entity.js';

@@ -1,4 +1,4 @@
-import { httpUrlProblem } from '../dto/is-http-url.decorator.js';
+import { httpUrlProblem } from '../../../core/validation/is-http-url.decorator.js';
 
 /** The bindings the gateway proxies. */
 export const PROXIED_BINDINGS = ['JSONRPC', 'HTTP+JSON'] as const;

@@ -22,12 +22,19 @@ export function restPathOf(request: FastifyRequest): string {
 }
 
 /**
- * `a2a_agent_name` of the route's agent. Card fetches, registrations, history and push management are not A2A v1
- * operations, so they carry no `a2a_request_type`.
+ * `a2a_agent_name` of the route's agent. Registrations, history and push management are not A2A operations, so they
+ * carry no `a2a_request_type`.
  */
 export const AgentErrorFields = () => ErrorFields((request): Fields => ({ a2a_agent_name: agentName(request) }));
 
-/** JSON-RPC: `a2a_request_type` is the body's method when it is an A2A v1 method, and absent otherwise. */
+/** The served card: `GetAgentCard`, the operation history records card fetches as (refusals included). */
+export const CardErrorFields = () =>
+  ErrorFields((request): Fields => ({ a2a_agent_name: agentName(request), a2a_request_type: 'GetAgentCard' }));
+
+/**
+ * JSON-RPC: `a2a_request_type` is the body's method when it is an A2A v1 method, and absent otherwise. A refusal of
+ * the credential is decided before the body is read, so it carries the agent's name only.
+ */
 export const JsonRpcErrorFields = () =>
   ErrorFields((request): Fields => {
     const body = request.body as { method?: unknown } | null | undefined;

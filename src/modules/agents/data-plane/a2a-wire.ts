@@ -24,6 +24,31 @@ export function isA2aMethod(method: string): method is A2aMethod {
   return (JSONRPC_METHODS as readonly string[]).includes(method);
 }
 
+/** The A2A v0.3 JSON-RPC method names, by the v1 operation each became. */
+const V03_METHODS: Readonly<Record<string, A2aMethod>> = {
+  'message/send': 'SendMessage',
+  'message/stream': 'SendStreamingMessage',
+  'tasks/get': 'GetTask',
+  'tasks/list': 'ListTasks',
+  'tasks/cancel': 'CancelTask',
+  'tasks/resubscribe': 'SubscribeToTask',
+  'tasks/pushNotificationConfig/set': 'CreateTaskPushNotificationConfig',
+  'tasks/pushNotificationConfig/get': 'GetTaskPushNotificationConfig',
+  'tasks/pushNotificationConfig/list': 'ListTaskPushNotificationConfigs',
+  'tasks/pushNotificationConfig/delete': 'DeleteTaskPushNotificationConfig',
+  'agent/getAuthenticatedExtendedCard': 'GetExtendedAgentCard',
+};
+
+/**
+ * The A2A v1 operation a JSON-RPC call is recorded under in history: its method when it is a v1 one, the v1
+ * operation a v0.3 method name became (the call is still refused, -32601), and none for anything else (no method,
+ * an unknown one): such a call is no A2A operation and leaves no history row, only its error's log line.
+ */
+export function historyOperationOf(method: string | undefined): A2aMethod | undefined {
+  if (method === undefined) return undefined;
+  return isA2aMethod(method) ? method : V03_METHODS[method];
+}
+
 /** JSON-RPC 2.0 and A2A §5.4 error codes. */
 export const RPC = {
   parseError: -32700,

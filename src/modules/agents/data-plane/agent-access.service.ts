@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedVirtualKey } from '../../../core/auth/principal.js';
+import { parseDuration } from '../../../core/config/duration.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { AgentTlsSettings } from '../../../core/outbound/outbound-http.service.js';
@@ -35,6 +36,11 @@ export class AgentAccessService {
     private readonly history: AgentHistoryService,
   ) {}
 
+  /** The longest silence of a relayed stream's body (`agents.stream_stall_timeout`; 0: none). */
+  streamStallMs(): number {
+    return parseDuration(this.config.agents.stream_stall_timeout) ?? 0;
+  }
+
   /**
    * 401 without a virtual key, 404 for an unknown or disabled agent, 403 when the key is neither granted nor
    * admitted by `allow_by_default`. Failures carry the A2A extra fields; refusals of a known key are recorded in
@@ -43,7 +49,7 @@ export class AgentAccessService {
   async authorize(
     request: FastifyRequest,
     name: string,
-    requestType: string,
+    requestType: string | undefined,
     binding: string | null = null,
   ): Promise<AuthorizedCall> {
     const started = performance.now();
@@ -64,7 +70,8 @@ export class AgentAccessService {
       }
       return { agent, virtualKey };
     } catch (err) {
-      if (virtualKey) {
+      // A refusal of a known key is an operation of history; a call naming no A2A operation is not.
+      if (virtualKey && requestType !== undefined) {
         const view = toErrorResponse(err, request.errorFields);
         this.history.record({
           agent_name: name,

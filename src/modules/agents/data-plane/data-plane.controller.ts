@@ -5,7 +5,7 @@ import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { AgentHistoryService } from '../history/agent-history.service.js';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
-import { AgentErrorFields, JsonRpcErrorFields, restPathOf, RestErrorFields } from './a2a-errors.js';
+import { AgentErrorFields, CardErrorFields, JsonRpcErrorFields, restPathOf, RestErrorFields } from './a2a-errors.js';
 import { AgentAccessService } from './agent-access.service.js';
 import { etagMatches, servedCardCaching } from './card-rewriter.js';
 import { JsonRpcProxyService } from './jsonrpc-proxy.service.js';
@@ -28,6 +28,7 @@ export class AgentsDataPlaneController {
 
   @Get('.well-known/agent-card.json')
   @VirtualKeyAuth()
+  @CardErrorFields()
   @ApiOperation({
     operationId: 'getAgentGatewayCard',
     summary: "The agent's card as served by the gateway (interfaces point at the gateway, signatures dropped)",

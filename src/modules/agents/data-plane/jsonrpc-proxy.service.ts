@@ -10,7 +10,16 @@ import { AgentHistoryService } from '../history/agent-history.service.js';
 import { PushConfigsService } from '../push/push-configs.service.js';
 import { PushConfigRemoval } from '../push/push-config-removal.service.js';
 import { PushRelayService } from '../push/push-relay.service.js';
-import { isA2aMethod, requestTaskInfo, RPC, STREAMING_METHODS, taskInfoOf, type TaskInfo } from './a2a-wire.js';
+import {
+  historyOperationOf,
+  isA2aMethod,
+  requestTaskInfo,
+  RPC,
+  STREAMING_METHODS,
+  taskInfoOf,
+  type A2aMethod,
+  type TaskInfo,
+} from './a2a-wire.js';
 import { AgentAccessService, type AuthorizedCall } from './agent-access.service.js';
 import {
   invalidRequest,
@@ -20,7 +29,7 @@ import {
   upstreamProtocolError,
   type RpcId,
 } from './jsonrpc-envelope.js';
-import { sendSingleSseEvent } from '../../../core/http/sse-relay.js';
+import { sendSingleSseEvent } from '../../../core/http/sse/sse-writer.js';
 import { StreamEventRecorder } from './stream-events.js';
 import { MAX_RESPONSE_BYTES, openUpstreamCall, type UpstreamCall } from './upstream-call.js';
 
@@ -34,6 +43,8 @@ interface RpcCall {
   call: AuthorizedCall;
   id: RpcId;
   method: string;
+  /** What history records the call as (`historyOperationOf`); none: no row. */
+  operation: A2aMethod | undefined;
   /** The client's request (history keeps this one, not the rewritten one). */
   original: Obj;
   /** The request's error extra fields (A2A operation and agent name). */
@@ -58,15 +69,17 @@ export class JsonRpcProxyService {
   async handle(request: FastifyRequest, reply: FastifyReply, name: string): Promise<void> {
     const started = performance.now();
     const body = request.body;
-    const method = isObj(body) && typeof body.method === 'string' ? body.method : 'JSONRPC';
+    const method = isObj(body) && typeof body.method === 'string' ? body.method : '';
+    const operation = historyOperationOf(method);
     // Caller auth and access are plain HTTP GatewayErrors (decided before the JSON-RPC layer).
-    const call = await this.access.authorize(request, name, method, 'JSONRPC');
+    const call = await this.access.authorize(request, name, operation, 'JSONRPC');
     const id: RpcId = isObj(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
     const rpc: RpcCall = {
       name,
       call,
       id,
       method,
+      operation,
       original: isObj(body) ? body : {},
       errorFields: request.errorFields,
       started,
@@ -219,7 +232,7 @@ export class JsonRpcProxyService {
       typeof extension === 'string' ? { 'a2a-extensions': extension } : {},
     );
     stream.finish(request, result, {
-      operation: rpc.method,
+      operation: rpc.method, // a stream is only ever opened for a v1 method
       failed: result.error !== undefined || lastError !== undefined,
       error: result.error
         ? { ...rpcErrorReply(rpc.id, result.error, rpc.errorFields).body.error.data }
@@ -272,10 +285,11 @@ export class JsonRpcProxyService {
   }
 
   private recordCall(rpc: RpcCall, status: number, ok: boolean, payload: Obj, info: TaskInfo): void {
+    if (rpc.operation === undefined) return;
     const request = requestTaskInfo(rpc.original.params);
     this.history.record({
       agent_name: rpc.name,
-      operation: rpc.method,
+      operation: rpc.operation,
       protocol_binding: 'JSONRPC',
       virtual_key_id: rpc.call.virtualKey.id,
       task_id: info.task_id ?? request.task_id,
@@ -293,9 +307,14 @@ export class JsonRpcProxyService {
   private fail(reply: FastifyReply, rpc: RpcCall, err: unknown, code?: number): void {
     const out = rpcErrorReply(rpc.id, err, rpc.errorFields, code);
     logErrorResponse(this.logger, reply.request, { ...out, body: out.body.error.data }, err);
+    if (rpc.operation !== undefined) this.recordFailure(rpc, rpc.operation, out);
+    this.send(reply, out.status, out.body, out.headers);
+  }
+
+  private recordFailure(rpc: RpcCall, operation: A2aMethod, out: ReturnType<typeof rpcErrorReply>): void {
     this.history.record({
       agent_name: rpc.name,
-      operation: rpc.method,
+      operation,
       protocol_binding: 'JSONRPC',
       virtual_key_id: rpc.call.virtualKey.id,
       ...requestTaskInfo(rpc.original.params),
@@ -306,7 +325,6 @@ export class JsonRpcProxyService {
       request_payload: rpc.original,
       response_payload: out.body,
     });
-    this.send(reply, out.status, out.body, out.headers);
   }
 
   private send(

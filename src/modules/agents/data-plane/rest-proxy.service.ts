@@ -12,7 +12,7 @@ import { PushConfigRemoval } from '../push/push-config-removal.service.js';
 import { PushRelayService } from '../push/push-relay.service.js';
 import { A2A_JSON, matchRestRoute, STREAMING_METHODS, taskInfoOf, type RestRoute, type TaskInfo } from './a2a-wire.js';
 import { AgentAccessService, type AuthorizedCall } from './agent-access.service.js';
-import { sendSingleSseEvent } from '../../../core/http/sse-relay.js';
+import { sendSingleSseEvent } from '../../../core/http/sse/sse-writer.js';
 import { StreamEventRecorder } from './stream-events.js';
 import { MAX_RESPONSE_BYTES, openUpstreamCall, type UpstreamCall } from './upstream-call.js';
 
@@ -44,7 +44,7 @@ export class RestProxyService {
   async handle(request: FastifyRequest, reply: FastifyReply, name: string, rawPath: string): Promise<void> {
     const started = performance.now();
     const route = matchRestRoute(request.method, rawPath);
-    const call = await this.access.authorize(request, name, route?.operation ?? 'REST', 'HTTP+JSON');
+    const call = await this.access.authorize(request, name, route?.operation, 'HTTP+JSON');
     if (!route) {
       throw new GatewayException(
         404,

@@ -1,11 +1,16 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { toErrorResponse } from '../../../core/errors/error-response.js';
+import { logErrorResponse } from '../../../core/errors/gateway-error.filter.js';
+import { LOGGER } from '../../../core/logging/logging.module.js';
 import { AgentHistoryService } from '../history/agent-history.service.js';
 import { MAX_PAYLOAD_CHARS } from '../../../core/secrets/payload-redaction.js';
 import { PushRelayService } from '../push/push-relay.service.js';
 import { taskInfoOf, type TaskInfo } from './a2a-wire.js';
 import type { AuthorizedCall } from './agent-access.service.js';
-import { relaySse, SseStreamTracker, type SseErrorEvent, type SseRelayResult } from '../../../core/http/sse-relay.js';
+import { relaySse, type SseErrorEvent, type SseRelayResult } from '../../../core/http/sse/sse-relay.js';
+import { SseStreamTracker } from '../../../core/http/sse/sse-writer.js';
 import type { UpstreamCall } from './upstream-call.js';
 
 type Obj = Record<string, unknown>;
@@ -22,6 +27,7 @@ export class StreamEventRecorder {
     readonly history: AgentHistoryService,
     readonly push: PushRelayService,
     readonly streams: SseStreamTracker,
+    @Inject(LOGGER) readonly logger: Logger,
   ) {}
 
   start(
@@ -94,14 +100,18 @@ export class StreamEventTracker {
     this.info = initialInfo;
   }
 
-  relay(
+  /**
+   * Relays the stream. A failure after it started is sent as its last event (`formatError`) and logged with the same
+   * `event_id` the event carries (one id per failure, `eventIdOf`), so an operator finds the event's log line.
+   */
+  async relay(
     request: FastifyRequest,
     reply: FastifyReply,
     upstream: Pick<UpstreamCall, 'response' | 'abort'>,
     handlers: StreamEventHandlers,
     extraHeaders: Record<string, string> = {},
   ): Promise<SseRelayResult> {
-    return relaySse(
+    const result = await relaySse(
       {
         request,
         reply,
@@ -120,6 +130,10 @@ export class StreamEventTracker {
       },
       extraHeaders,
     );
+    if (result.error !== undefined) {
+      logErrorResponse(this.deps.logger, request, toErrorResponse(result.error, request.errorFields), result.error);
+    }
+    return result;
   }
 
   /**

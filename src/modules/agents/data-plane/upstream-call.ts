@@ -65,7 +65,8 @@ export async function openUpstreamCall(
       body: outgoing.body,
       tls: ctx.tls,
       timeoutMs: spec.streaming ? STREAM_CONNECT_TIMEOUT_MS : UNARY_TIMEOUT_MS,
-      bodyTimeoutMs: spec.streaming ? 0 : undefined,
+      // A stream's silence ends it only past `agents.stream_stall_timeout` (0: never), as a 504 event.
+      bodyTimeoutMs: spec.streaming ? deps.access.streamStallMs() : undefined,
       signal: abort.signal,
     });
     if (response.status === 401 || response.status === 403) {

@@ -1,12 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { CREDENTIAL_HEADERS } from '../../../core/auth/credential-headers.js';
 
-// RFC 9110 §7.6.1 hop-by-hop headers plus the legacy ones proxies still see.
+// RFC 9110 §7.6.1 hop-by-hop headers plus the legacy ones proxies still see (`proxy-authorization`: a credential).
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
   'proxy-connection',
   'proxy-authenticate',
-  'proxy-authorization',
   'te',
   'trailer',
   'trailers',
@@ -14,16 +14,16 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-/** Never forwarded upstream, whatever the caller sends. */
+/**
+ * Never forwarded upstream, whatever the caller sends: no credential the caller presented (in any header that can
+ * carry one) reaches an agent; the agent's own credential is the registration's runtime auth, or the accepted
+ * credential forwarded on purpose (`forwardedCredential`).
+ */
 const NEVER = new Set([
   ...HOP_BY_HOP,
+  ...CREDENTIAL_HEADERS,
   'host',
   'content-length',
-  'cookie',
-  'cookie2',
-  'x-api-key',
-  'x-gateway-vk',
-  'authorization',
   // Set by the gateway itself.
   'a2a-version',
   'a2a-extensions',
@@ -31,7 +31,6 @@ const NEVER = new Set([
   'content-type',
   'accept-encoding',
   'x-request-id',
-  'x-gateway-setup-token',
 ]);
 
 export interface UpstreamHeaderInput {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsNotIn, IsObject, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { IsHttpUrl } from './is-http-url.decorator.js';
+import { IsHttpUrl } from '../../../core/validation/is-http-url.decorator.js';
 import { UpstreamAuthDto } from './upstream-auth.dto.js';
 import { IsOptionalNonNull, IsStringList } from '../../../core/validation/field.decorators.js';
 

@@ -13,7 +13,7 @@ import {
 import { SecretValueDto, SecretValueProperty } from '../../../core/secrets/secret-value.decorator.js';
 import type { SecretInput } from '../../../core/secrets/secret-value.js';
 import { AUTH_TYPES, type UpstreamAuthType } from '../entities/agent.entity.js';
-import { IsHttpUrl } from './is-http-url.decorator.js';
+import { IsHttpUrl } from '../../../core/validation/is-http-url.decorator.js';
 
 /** Longest PEM value (a CA bundle of a few dozen certificates). */
 const MAX_PEM_LENGTH = 65_536;

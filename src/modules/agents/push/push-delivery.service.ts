@@ -8,7 +8,8 @@ import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { ExpiredRowsRegistry } from '../../../core/maintenance/expired-rows.service.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
-import { JOB_SETTINGS, JOBS, type JobPayloads } from '../../../core/queue/job-catalogue.js';
+import { type JobPayloads } from '../../../core/queue/job-catalogue.js';
+import { AGENT_JOBS, AGENT_JOB_SETTINGS } from '../agents.jobs.js';
 import { JobHandler, type JobContext } from '../../../core/queue/job-handler.decorator.js';
 import { JobRecoveryRegistry } from '../../../core/queue/job-recovery.registry.js';
 import { A2A_JSON } from '../data-plane/a2a-wire.js';
@@ -45,7 +46,7 @@ export class PushDeliveryService {
     config: GatewayConfig,
   ) {
     recovery.register({
-      job: JOBS.agentsPushDeliver,
+      job: AGENT_JOBS.pushDeliver,
       findOrphans: (olderThanMs, limit) => this.pendingEvents(olderThanMs, limit),
     });
     expiredRows.register({
@@ -89,7 +90,7 @@ export class PushDeliveryService {
     }
     const delivery: DeliveryAttempt = { config, event, attempt: context.attempt, started: performance.now() };
     await this.events.update({ id: event.id }, { attempts: context.attempt });
-    const lastAttempt = context.attempt >= JOB_SETTINGS['agents.push-deliver'].attempts;
+    const lastAttempt = context.attempt >= AGENT_JOB_SETTINGS['agents.push-deliver'].attempts;
     try {
       const response = await this.outbound.request(client.url, {
         method: 'POST',

@@ -1,28 +1,17 @@
-import { Controller, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { Public } from '../../../core/auth/route-access.decorator.js';
+import { RouteCredential } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { AgentErrorFields } from '../data-plane/a2a-errors.js';
 import { PushAckDto } from './dto/push-config.dto.js';
+import { PUSH_CALLBACK_CHECK } from './push-callback-check.js';
 import { PushIngressService } from './push-ingress.service.js';
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** The token the upstream presents: `Authorization: Bearer`, else the legacy token headers (a2a-js, a2a-go). */
-function presentedToken(request: FastifyRequest): string | undefined {
-  const auth = header(request, 'authorization');
-  const bearer = auth && /^Bearer\s+(.+)$/i.exec(auth.trim());
-  if (bearer?.[1]) return bearer[1].trim();
-  return header(request, 'x-a2a-notification-token') ?? header(request, 'a2a-notification-token') ?? undefined;
-}
 
 /**
  * Push callbacks of upstream agents. Not behind caller auth: each config has its own token, minted by the gateway
- * and only ever given to the upstream.
+ * and only ever given to the upstream; `PushCallbackCheck` verifies it before the body is read.
  */
 @ApiTags('Agents data plane')
 @Controller('agents/a2a/:name/push')
@@ -32,23 +21,24 @@ export class PushIngressController {
 
   @Post()
   @HttpCode(200)
-  @Public()
+  @RouteCredential(PUSH_CALLBACK_CHECK)
   @ApiOperation({
     operationId: 'agentPushCallback',
     summary: 'Push notification callback from the upstream agent (re-delivered to the client webhook)',
+    description:
+      'The upstream presents the token the gateway minted for the config (Authorization: Bearer, ' +
+      'X-A2A-Notification-Token or A2A-Notification-Token); it is checked before the body is read: 401 ' +
+      '`missing_credentials` without one, 401 `invalid_credentials` for an unknown config or a wrong token.',
   })
   @ApiQuery({ name: 'config', type: String, description: 'Gateway push config id' })
   @ApiOkResponse({ type: PushAckDto })
-  @ApiErrorResponses(404)
-  async callback(
-    @Req() request: FastifyRequest,
-    @Param('name') name: string,
-    @Query('config') configId?: string,
-  ): Promise<PushAckDto> {
+  @ApiErrorResponses(401)
+  async callback(@Req() request: FastifyRequest): Promise<PushAckDto> {
+    const config = request.pushConfig;
+    if (!config)
+      throw GatewayException.unauthorized('invalid_credentials', 'Unknown push config or wrong notification token');
     return this.ingress.accept({
-      agentName: name,
-      configId,
-      token: presentedToken(request),
+      config,
       rawBody: JSON.stringify(request.body ?? null),
       body: request.body,
     });

@@ -7,6 +7,7 @@ import { QueueService } from '../../../core/queue/queue.service.js';
 import { taskInfoOf } from '../data-plane/a2a-wire.js';
 import { AgentHistoryService } from '../history/agent-history.service.js';
 import { AgentPushEventEntity } from './entities/agent-push-event.entity.js';
+import type { AgentPushConfigEntity } from './entities/agent-push-config.entity.js';
 import { PushConfigsService, sha256Hex } from './push-configs.service.js';
 
 /** Same body for the same config within this window is a duplicate (acknowledged, not re-delivered). */
@@ -27,25 +28,10 @@ export class PushIngressService {
     private readonly history: AgentHistoryService,
   ) {}
 
-  async accept(input: {
-    agentName: string;
-    configId: string | undefined;
-    token: string | undefined;
-    rawBody: string;
-    body: unknown;
-  }): Promise<IngressResult> {
+  /** `input.config` was verified before the body was read (`PushCallbackCheck`). */
+  async accept(input: { config: AgentPushConfigEntity; rawBody: string; body: unknown }): Promise<IngressResult> {
     const started = performance.now();
-    if (!input.token) {
-      throw GatewayException.unauthorized(
-        'missing_credentials',
-        'Push callbacks need the token the gateway minted (Authorization: Bearer, X-A2A-Notification-Token or A2A-Notification-Token)',
-      );
-    }
-    const config = input.configId ? await this.configs.findById(input.configId) : null;
-    if (!config || config.agent_name !== input.agentName || !this.configs.tokenMatches(config, input.token)) {
-      // One answer for unknown configs and wrong tokens: a caller learns nothing about which configs exist.
-      throw GatewayException.unauthorized('invalid_credentials', 'Unknown push config or wrong notification token');
-    }
+    const { config } = input;
     if (typeof input.body !== 'object' || input.body === null || Array.isArray(input.body)) {
       throw GatewayException.validation('body', 'A push notification body must be a StreamResponse JSON object');
     }
@@ -67,7 +53,7 @@ export class PushIngressService {
     });
     if (duplicate) {
       this.history.record({
-        agent_name: input.agentName,
+        agent_name: config.agent_name,
         operation: 'PushNotification',
         virtual_key_id: config.virtual_key_id,
         ...info,
@@ -97,7 +83,7 @@ export class PushIngressService {
     await this.queue.enqueue('agents.push-deliver', { push_event_id: event.id });
     this.history.record({
       id: operationId,
-      agent_name: input.agentName,
+      agent_name: config.agent_name,
       operation: 'PushNotification',
       virtual_key_id: config.virtual_key_id,
       task_id: info.task_id ?? config.task_id,

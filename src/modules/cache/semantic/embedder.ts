@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { JOB_TICKET_HEADER, JobTickets } from '../../../core/auth/job-tickets.js';
+import { JOB_TICKET_HEADER } from '../../../core/auth/credential-headers.js';
+import { JobTickets } from '../../../core/auth/job-tickets.js';
 
 /** Longest an embedding call of the semantic cache may take before the lookup is given up (the request goes on). */
 const EMBED_TIMEOUT_MS = 10_000;

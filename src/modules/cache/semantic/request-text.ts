@@ -1,4 +1,4 @@
-import type { PluginJson } from '../../../core/plugins/gateway-plugin.js';
+import type { PluginJson } from '../../plugins/index.js';
 
 /** The kinds whose requests the semantic cache compares (a conversation or a prompt). */
 export const SEMANTIC_KINDS: ReadonlySet<string> = new Set(['chat', 'completions', 'responses']);

@@ -16,14 +16,14 @@ import {
   type ValidationArguments,
 } from 'class-validator';
 import { parseGoDuration } from '../../../core/config/duration.js';
-import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../core/errors/routing-info.dto.js';
+import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../inference/index.js';
 import {
   IsNullable,
   IsOptionalNonNull,
   IsStringList,
   ValidatesWith,
 } from '../../../core/validation/field.decorators.js';
-import { AGENT_NAME_PATTERN } from '../../agents/dto/create-agent.dto.js';
+import { AGENT_NAME_PATTERN } from '../../agents/index.js';
 import { CONDITION_OPERATORS, SIGNAL_SOURCES } from '../entities/circuit-breaker-policy.entity.js';
 
 export const MAX_SIGNALS = 20;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../inference/index.js';
 
 export const SIGNAL_SOURCES = ['response_header'] as const;
 export const CONDITION_OPERATORS = ['OR', 'AND'] as const;

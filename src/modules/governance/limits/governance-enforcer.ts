@@ -4,7 +4,7 @@ import { Clock } from '../../../core/clock/clock.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { TimedOut, withTimeout } from '../../../core/clock/with-timeout.js';
 import { parseDuration } from '../../../core/config/duration.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../inference/index.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import {
   CounterStore,
@@ -26,6 +26,7 @@ import {
 } from './governed-levels.js';
 import { limitRefusal, limitsUnavailable, resetText, type LimitCheck } from './limit-refusal.js';
 import { allowedKeys, pickProviderByWeight, providerConfigFor } from './provider-access.js';
+import { isPending } from '../../../core/async/maybe-promise.js';
 
 /** How long a reservation holds before it stops counting (a stream may run this long and still be charged later). */
 const HOLD_MS = 10 * 60_000;
@@ -185,7 +186,7 @@ export class GovernanceEnforcer {
   /** The request's governance, or undefined when no policy covers the key (no work on the request path then). */
   begin(virtualKeyId: string): GovernedCall | undefined | Promise<GovernedCall | undefined> {
     const current = this.policies.snapshot();
-    if (current instanceof Promise) return current.then((snapshot) => this.callOf(snapshot, virtualKeyId));
+    if (isPending(current)) return current.then((snapshot) => this.callOf(snapshot, virtualKeyId));
     return this.callOf(current, virtualKeyId);
   }
 
@@ -250,7 +251,7 @@ export class GovernanceEnforcer {
     if (!(costUsd > 0)) return;
     const charging = (async () => {
       const current = this.policies.snapshot();
-      const snapshot = current instanceof Promise ? await current : current;
+      const snapshot = isPending(current) ? await current : current;
       const policy = snapshot.virtualKey(virtualKeyId);
       if (!policy) return;
       const budgets = [policy.level, ...(policy.team ? [policy.team] : []), ...policy.customers].flatMap(

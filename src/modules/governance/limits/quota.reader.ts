@@ -9,6 +9,7 @@ import {
   type GovernedLevel,
   type LimitWindow,
 } from './governed-levels.js';
+import { isPending } from '../../../core/async/maybe-promise.js';
 
 const iso = (epochMs: number) => new Date(epochMs).toISOString();
 
@@ -22,7 +23,7 @@ export class QuotaReader {
 
   async read(virtualKeyId: string, name: string): Promise<VirtualKeyQuotaDto> {
     const current = this.enforcer.snapshot();
-    const snapshot = current instanceof Promise ? await current : current;
+    const snapshot = isPending(current) ? await current : current;
     const policy = snapshot.virtualKey(virtualKeyId);
     const levels: GovernedLevel[] = [];
     const seen = new Set<string>();

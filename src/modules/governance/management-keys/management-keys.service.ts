@@ -10,7 +10,7 @@ import { LOGGER } from '../../../core/logging/logging.module.js';
 import { generateManagementKeyValue, hashCredential, MANAGEMENT_KEY_PREFIX } from '../shared/credentials.js';
 import { assertMayGrant } from '../shared/escalation.js';
 import { parseFutureExpiry } from '../shared/expiry.js';
-import { isId } from '../shared/ids.js';
+import { isId } from '../../../core/validation/ids.js';
 import { formatPermissionList, parsePermissionList } from '../shared/permission-list.js';
 import type {
   CreatedManagementKeyDto,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
-import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../core/errors/routing-info.dto.js';
+import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../inference/index.js';
 import { IsNullable, IsOptionalNonNull } from '../../../core/validation/field.decorators.js';
 import { BudgetViewDto, RateLimitViewDto } from '../objects/dto/limits.dto.js';
 import { OwnerLimitsInputDto, OwnerLimitsUpdateDto } from '../objects/dto/owner-input.dto.js';

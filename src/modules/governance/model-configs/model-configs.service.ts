@@ -8,7 +8,7 @@ import { ModelConfigEntity } from '../objects/entities/model-config.entity.js';
 import { assertBudgets, assertRateLimit } from '../objects/limits.js';
 import { LimitsStore, type RemovedLimits } from '../objects/limits.store.js';
 import { GovernancePoliciesService } from '../policies/governance-policies.service.js';
-import { isId } from '../shared/ids.js';
+import { isId } from '../../../core/validation/ids.js';
 import { UserEntity } from '../users/entities/user.entity.js';
 import { VirtualKeyEntity } from '../virtual-keys/entities/virtual-key.entity.js';
 import type { CreateModelConfigDto, ModelConfigDto, UpdateModelConfigDto } from './model-config.dto.js';

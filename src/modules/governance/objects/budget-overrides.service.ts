@@ -6,7 +6,7 @@ import { CounterStore } from '../../../core/redis/counter.store.js';
 import { calendarPeriod } from '../../../core/redis/counter-window.js';
 import { budgetCounterKey } from '../limits/governed-levels.js';
 import { GovernancePoliciesService } from '../policies/governance-policies.service.js';
-import { isId } from '../shared/ids.js';
+import { isId } from '../../../core/validation/ids.js';
 import { VirtualKeyProviderConfigEntity } from '../virtual-keys/entities/virtual-key-provider-config.entity.js';
 import { VirtualKeyEntity } from '../virtual-keys/entities/virtual-key.entity.js';
 import type { BudgetOverrideDto, BudgetOverrideResponseDto } from './dto/inventory.dto.js';
@@ -19,6 +19,12 @@ import { LimitsStore } from './limits.store.js';
  * ever or for a number of windows. The end of a `cycles` override is fixed when it is set (from the counter's current
  * window), so every replica agrees on it.
  */
+/** The stored columns of an override. */
+type OverrideFields = Pick<
+  BudgetEntity,
+  'override_amount' | 'override_mode' | 'override_cycles' | 'override_expires_at'
+>;
+
 @Injectable()
 export class BudgetOverridesService {
   constructor(
@@ -35,36 +41,39 @@ export class BudgetOverridesService {
     if (dto.mode === 'forever' && dto.cycles !== undefined) {
       throw GatewayException.validation('cycles', 'cycles is only for mode cycles');
     }
-    const budget = await this.find(this.dataSource.manager, vkId, budgetId);
-    const expiresAt = dto.mode === 'cycles' ? await this.endOfCycles(budget, dto.cycles!) : null;
-    await this.dataSource.manager.update(
-      BudgetEntity,
-      { id: budget.id },
-      {
-        override_amount: dto.amount,
-        override_mode: dto.mode,
-        override_cycles: dto.cycles ?? null,
-        override_expires_at: expiresAt,
-      },
-    );
-    return this.answer(budget.id);
+    return this.write(vkId, budgetId, async (budget) => ({
+      override_amount: dto.amount,
+      override_mode: dto.mode,
+      override_cycles: dto.cycles ?? null,
+      override_expires_at: dto.mode === 'cycles' ? await this.endOfCycles(budget, dto.cycles!) : null,
+    }));
   }
 
   async clear(vkId: string, budgetId: string): Promise<BudgetOverrideResponseDto> {
-    const budget = await this.find(this.dataSource.manager, vkId, budgetId);
-    await this.dataSource.manager.update(
-      BudgetEntity,
-      { id: budget.id },
-      { override_amount: null, override_mode: null, override_cycles: null, override_expires_at: null },
-    );
-    return this.answer(budget.id);
+    return this.write(vkId, budgetId, () => ({
+      override_amount: null,
+      override_mode: null,
+      override_cycles: null,
+      override_expires_at: null,
+    }));
   }
 
-  private async answer(budgetId: string): Promise<BudgetOverrideResponseDto> {
+  /**
+   * Checks, writes and re-reads the budget in one transaction holding its row: a concurrent change of the key's
+   * budgets (a PUT replacing them, a delete) either waits or makes this a 404, never a write to a vanished row.
+   */
+  private async write(
+    vkId: string,
+    budgetId: string,
+    patch: (budget: BudgetEntity) => OverrideFields | Promise<OverrideFields>,
+  ): Promise<BudgetOverrideResponseDto> {
+    const saved = await this.dataSource.transaction(async (m) => {
+      const budget = await this.find(m, vkId, budgetId);
+      await m.update(BudgetEntity, { id: budget.id }, await patch(budget));
+      return m.findOneByOrFail(BudgetEntity, { id: budget.id });
+    });
     await this.policies.invalidate();
-    const budget = await this.limits.budgetView(
-      await this.dataSource.manager.findOneByOrFail(BudgetEntity, { id: budgetId }),
-    );
+    const budget = await this.limits.budgetView(saved);
     return { budget, effective_max_limit: budget.effective_max_limit };
   }
 
@@ -72,7 +81,9 @@ export class BudgetOverridesService {
     if (!isId(vkId) || !(await m.existsBy(VirtualKeyEntity, { id: vkId }))) {
       throw GatewayException.notFound('virtual_key', `Virtual key ${vkId} not found`);
     }
-    const budget = isId(budgetId) ? await m.findOneBy(BudgetEntity, { id: budgetId }) : null;
+    const budget = isId(budgetId)
+      ? await m.findOne(BudgetEntity, { where: { id: budgetId }, lock: { mode: 'pessimistic_write' } })
+      : null;
     let belongs = budget?.virtual_key_id === vkId;
     if (budget?.provider_config_id) {
       belongs = await m.existsBy(VirtualKeyProviderConfigEntity, {

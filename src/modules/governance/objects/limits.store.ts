@@ -58,6 +58,19 @@ export class LimitsStore {
     return removed;
   }
 
+  /** The first budgets and rate limit of an owner inserted in this transaction (nothing stored to read first). */
+  async writeNew(
+    m: EntityManager,
+    owner: Owner,
+    input: { budgets?: readonly BudgetInput[]; rate_limit?: RateLimitInput | null },
+    defaultAligned: boolean,
+  ): Promise<void> {
+    const changes = new LimitChanges();
+    if (input.budgets) changes.budgets(owner, [], input.budgets, defaultAligned);
+    if (input.rate_limit) changes.rateLimit(owner, null, input.rate_limit);
+    await changes.apply(m);
+  }
+
   /** Budgets and rate limits of many owners of one kind, by owner id. */
   async loadMany(m: EntityManager, column: OwnerColumn, ids: readonly string[]): Promise<Map<string, OwnerLimits>> {
     const out = new Map<string, OwnerLimits>(ids.map((id) => [id, { budgets: [], rate_limit: null }]));

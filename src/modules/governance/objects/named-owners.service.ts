@@ -4,7 +4,7 @@ import type { NotFoundResource } from '../../../core/errors/error-catalogue.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
 import type { GovernancePoliciesService } from '../policies/governance-policies.service.js';
-import { isId } from '../shared/ids.js';
+import { isId } from '../../../core/validation/ids.js';
 import type { VirtualKeyCache } from '../virtual-keys/virtual-key-cache.js';
 import type { OwnerLimitsInputDto, OwnerLimitsUpdateDto } from './dto/owner-input.dto.js';
 import type { OwnerColumn } from './entities/owner-columns.js';
@@ -71,7 +71,7 @@ export abstract class NamedOwnersService<E extends NamedOwner> {
     try {
       await this.dataSource.transaction(async (m) => {
         await m.insert(this.kind.entity, { id, name: dto.name } as never);
-        await this.writeLimits(m, id, dto);
+        await this.limits.writeNew(m, { column: this.kind.column, id }, dto, false);
       });
     } catch (error) {
       throw this.mapConflict(error, dto.name);

@@ -1,4 +1,4 @@
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../inference/index.js';
 import type {
   GovernanceSnapshot,
   GovernedLevel,

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { isId } from '../shared/ids.js';
+import { isId } from '../../../core/validation/ids.js';
 import { VirtualKeysService } from '../virtual-keys/virtual-keys.service.js';
 import type {
   CreatePricingOverrideDto,

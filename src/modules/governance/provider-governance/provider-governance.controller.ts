@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Param, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../inference/index.js';
 import { MessageResponseDto } from '../../../core/http/message-response.dto.js';
 import { GovernanceProviderPipe, GOVERNANCE_PROVIDER_PARAM } from '../shared/provider-param.js';
 import {

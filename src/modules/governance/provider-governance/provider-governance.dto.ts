@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
-import { PROVIDER_ID_SCHEMA, type ProviderId } from '../../../core/errors/routing-info.dto.js';
+import { PROVIDER_ID_SCHEMA, type ProviderId } from '../../inference/index.js';
 import { IsOptionalNonNull } from '../../../core/validation/field.decorators.js';
 import { BudgetViewDto, RateLimitViewDto } from '../objects/dto/limits.dto.js';
 import { OwnerLimitsUpdateDto } from '../objects/dto/owner-input.dto.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../inference/index.js';
 import { writeAlignedOwnerLimits } from '../objects/aligned-owner.js';
 import { ProviderGovernanceEntity } from '../objects/entities/provider-governance.entity.js';
 import { assertBudgets, assertRateLimit } from '../objects/limits.js';
@@ -29,7 +29,8 @@ export class ProviderGovernanceService {
     if (dto.budgets) assertBudgets(dto.budgets, 'budgets');
     if (dto.rate_limit) assertRateLimit(dto.rate_limit, 'rate_limit');
     let toReset: RemovedLimits = { budgetIds: [], rateLimitIds: [] };
-    await this.dataSource.transaction(async (m) => {
+    // Read back in the same transaction, so a delete meanwhile cannot make the answer a 500.
+    const saved = await this.dataSource.transaction(async (m) => {
       const row = await m.findOneBy(ProviderGovernanceEntity, { provider });
       const aligned = dto.calendar_aligned ?? row?.calendar_aligned ?? false;
       const changed = row !== null && row.calendar_aligned !== aligned;
@@ -48,12 +49,11 @@ export class ProviderGovernanceService {
         aligned,
         changed,
       );
+      return m.findOneByOrFail(ProviderGovernanceEntity, { provider });
     });
     await this.policies.invalidate();
     await this.limits.resetCounters(toReset);
-    return (
-      await this.views([await this.dataSource.manager.findOneByOrFail(ProviderGovernanceEntity, { provider })])
-    )[0]!;
+    return (await this.views([saved]))[0]!;
   }
 
   async delete(provider: ProviderId): Promise<void> {

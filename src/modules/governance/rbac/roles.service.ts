@@ -8,7 +8,7 @@ import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../core/persistence/db-errors.js';
 import { assertMayGrant } from '../shared/escalation.js';
-import { isId } from '../shared/ids.js';
+import { isId } from '../../../core/validation/ids.js';
 import { formatPermissionList, parsePermissionList } from '../shared/permission-list.js';
 import { BUILTIN_ROLE_BY_ID } from './builtin-roles.js';
 import type { CreateRoleDto, RoleDto, UpdateRoleDto } from './dto/role.dto.js';

@@ -66,18 +66,42 @@ export interface CompiledExpression {
   reads: ReadonlySet<string>;
 }
 
+/** Where in the expression a problem is: 1-based line and column, 0-based offset (UTF-16 code units). */
+export interface ExpressionPosition {
+  line: number;
+  column: number;
+  offset: number;
+}
+
+/** Why an expression cannot be used, and where when the parser or the name check can say. */
+export interface ExpressionProblem {
+  problem: string;
+  position?: ExpressionPosition;
+}
+
 /** Why an expression cannot be used, or the compiled expression. Parsing and name checks; types are checked when run. */
-export function compileRule(expression: string): CompiledExpression | { problem: string } {
-  let root: Expr | undefined;
+export function compileRule(expression: string): CompiledExpression | ExpressionProblem {
+  let parsed: ReturnType<typeof parse>;
   try {
-    root = parse(expression).expr;
+    parsed = parse(expression);
   } catch (err) {
-    return { problem: (err as Error).message.replace(/^<input>:/, 'at ') };
+    const location = (err as { location?: { start?: { offset?: number } } }).location?.start?.offset;
+    return {
+      problem: (err as Error).message.replace(/^<input>:/, 'at '),
+      ...(typeof location === 'number' ? { position: positionAt(expression, location) } : {}),
+    };
   }
-  if (!root) return { problem: 'the expression is empty' };
+  const root: Expr | undefined = parsed.expr;
+  if (!root) return { problem: 'the expression is empty', position: positionAt(expression, 0) };
   const names = new Set<string>();
-  const problem = checkNames(root, new Set(), names);
-  if (problem) return { problem };
+  const named = checkNames(root, new Set(), names);
+  if (named) {
+    const offset = parsed.sourceInfo?.positions[named.at.toString()];
+    return {
+      problem: named.problem,
+      ...(typeof offset === 'number' ? { position: positionAt(expression, offset) } : {}),
+    };
+  }
   let program: ReturnType<typeof plan>;
   try {
     program = plan(ENV, root);
@@ -107,6 +131,14 @@ export function compileRule(expression: string): CompiledExpression | { problem:
   };
 }
 
+/** The line and column (both from 1) of an offset into the expression. */
+export function positionAt(expression: string, offset: number): ExpressionPosition {
+  const clamped = Math.max(0, Math.min(offset, expression.length));
+  const before = expression.slice(0, clamped);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: clamped - lineStart + 1, offset: clamped };
+}
+
 /** True when the evaluation failed only because a map had no such key (a header or param not sent): no match. */
 export function isMissingKey(error: string): boolean {
   return /no such key|field not found/i.test(error);
@@ -116,22 +148,30 @@ export function isMissingKey(error: string): boolean {
  * Unknown variables and functions are refused at write time (the planner would only fail when run). Comprehension
  * variables (`exists(x, …)`) are in scope inside their comprehension.
  */
-function checkNames(expr: Expr, bound: ReadonlySet<string>, used: Set<string>): string | undefined {
+/** A name check's refusal and the id of the expression node at fault (its offset is in the parse's source info). */
+interface NameProblem {
+  problem: string;
+  at: bigint;
+}
+
+function checkNames(expr: Expr, bound: ReadonlySet<string>, used: Set<string>): NameProblem | undefined {
   const kind = expr.exprKind;
   switch (kind.case) {
     case 'identExpr': {
       const name = kind.value.name;
       if (bound.has(name) || TYPE_NAMES.has(name)) return undefined;
-      if (!(name in VARIABLES)) return `unknown variable '${name}'`;
+      if (!(name in VARIABLES)) return { problem: `unknown variable '${name}'`, at: expr.id };
       used.add(name);
       return undefined;
     }
     case 'selectExpr':
-      return kind.value.operand ? checkNames(kind.value.operand, bound, used) : 'a selection without an operand';
+      return kind.value.operand
+        ? checkNames(kind.value.operand, bound, used)
+        : { problem: 'a selection without an operand', at: expr.id };
     case 'callExpr': {
       const call = kind.value;
       if (!PLANNER_OPERATORS.has(call.function) && !ENV.funcs.find(call.function)) {
-        return `unknown function '${call.function}'`;
+        return { problem: `unknown function '${call.function}'`, at: expr.id };
       }
       for (const part of call.target ? [call.target, ...call.args] : call.args) {
         const problem = checkNames(part, bound, used);

@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import type { AuthenticatedVirtualKey } from '../../../core/auth/principal.js';
 import { CacheFactory } from '../../../core/cache/cache.factory.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../inference/index.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { MetricsService } from '../../../core/metrics/metrics.service.js';
 import { CounterStore } from '../../../core/redis/counter.store.js';
@@ -21,26 +21,16 @@ import {
   type VirtualKeyPolicy,
 } from '../limits/governed-levels.js';
 import { SnapshotHolder } from '../../../core/cache/snapshot-holder.js';
+import { CREDENTIAL_QUERY_PARAMS, isCredentialHeader } from '../../../core/auth/credential-headers.js';
 import { RoutingRuleEntity, type RoutingTarget, type RuleScope } from './entities/routing-rule.entity.js';
 import { compileRule, isMissingKey, type CompiledExpression, type RuleVariables } from './routing-rule-cel.js';
+import { isPending } from '../../../core/async/maybe-promise.js';
 
 /** Invalidation topic of routing rule changes. */
 export const ROUTING_RULES_TOPIC = 'governance.routing-rules';
 
 /** Evaluation order of the scopes: the most specific first. */
 export const SCOPE_ORDER: Record<RuleScope, number> = { virtual_key: 0, team: 1, customer: 2, global: 3 };
-
-/** Request headers never shown to rules: credentials. */
-const HIDDEN_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'x-api-key',
-  'x-gateway-vk',
-  'x-goog-api-key',
-  'api-key',
-  'x-gateway-setup-token',
-]);
 
 interface CompiledRule {
   id: string;
@@ -70,6 +60,11 @@ export interface RuleDecision {
   keyId?: string;
   /** The rule's fallbacks as `provider/model` (a provider alone took the request's model); empty: the caller's. */
   fallbacks: string[];
+}
+
+/** One step of an evaluation as a try shows it: the decision and every target the matched rule could pick. */
+export interface RuleStep extends RuleDecision {
+  targets: readonly RoutingTarget[];
 }
 
 export interface RuleRequest {
@@ -150,12 +145,27 @@ export class RoutingRuleEngine implements OnApplicationBootstrap, OnModuleDestro
    */
   decide(request: RuleRequest): RuleDecision | undefined | Promise<RuleDecision | undefined> {
     const current = this.holder.get();
-    if (!(current instanceof Promise) && current.size === 0) return undefined;
+    if (!isPending(current) && current.size === 0) return undefined;
     return this.evaluate(current, request);
   }
 
-  private async evaluate(current: RuleSet | Promise<RuleSet>, request: RuleRequest): Promise<RuleDecision | undefined> {
-    const rules = current instanceof Promise ? await current : current;
+  /**
+   * What the rules decide for a sample request (`POST /api/governance/routing-rules/try`), every step of a chain
+   * with the matched rule's targets: the request path's own evaluation, without its metrics.
+   */
+  async explain(request: RuleRequest): Promise<{ decision?: RuleDecision; steps: RuleStep[] }> {
+    const steps: RuleStep[] = [];
+    const decision = await this.evaluate(this.holder.get(), request, steps);
+    return { decision, steps };
+  }
+
+  private async evaluate(
+    current: RuleSet | Promise<RuleSet>,
+    request: RuleRequest,
+    /** Collects each step and leaves the metrics alone (a try, not a request). */
+    steps?: RuleStep[],
+  ): Promise<RuleDecision | undefined> {
+    const rules = isPending(current) ? await current : current;
     if (rules.size === 0) return undefined;
     const vk = request.virtualKey;
     const policySnapshot = vk ? await this.governance() : undefined;
@@ -195,14 +205,14 @@ export class RoutingRuleEngine implements OnApplicationBootstrap, OnModuleDestro
           if (rule.expression.usesUsage) {
             usage ??= await this.usageOf(policySnapshot, policy, provider, model);
             if (usage === null) {
-              this.errors.inc({ rule: rule.name, reason: 'usage_unavailable' });
+              if (!steps) this.errors.inc({ rule: rule.name, reason: 'usage_unavailable' });
               continue;
             }
             Object.assign(variables, usage);
           }
           const outcome = rule.expression.evaluate(variables);
           if ('error' in outcome) {
-            if (!isMissingKey(outcome.error)) {
+            if (!isMissingKey(outcome.error) && !steps) {
               this.errors.inc({ rule: rule.name, reason: 'evaluation_failed' });
               this.logger.debug({ rule: rule.name, err: outcome.error }, 'routing rule skipped: evaluation failed');
             }
@@ -216,7 +226,7 @@ export class RoutingRuleEngine implements OnApplicationBootstrap, OnModuleDestro
         if (matched) break;
       }
       if (!matched) break;
-      this.matches.inc({ rule: matched.name });
+      if (!steps) this.matches.inc({ rule: matched.name });
       const target = pickTarget(matched.targets);
       const nextProvider = target.provider ?? provider;
       const nextModel = target.model ?? model;
@@ -228,6 +238,7 @@ export class RoutingRuleEngine implements OnApplicationBootstrap, OnModuleDestro
         keyId: target.key_id,
         fallbacks: matched.fallbacks.map((f) => (f.includes('/') ? f : `${f}/${nextModel}`)),
       };
+      steps?.push({ ...decision, targets: matched.targets });
       if (!matched.chainRule) break;
       const state = `${nextProvider ?? ''}|${nextModel}`;
       if (visited.has(state)) break;
@@ -345,7 +356,7 @@ function headerMap(headers: Record<string, string | string[] | undefined>): Map<
   for (const name in headers) {
     const value = headers[name];
     const lower = name.toLowerCase();
-    if (value === undefined || HIDDEN_HEADERS.has(lower)) continue;
+    if (value === undefined || isCredentialHeader(lower)) continue;
     map.set(lower, Array.isArray(value) ? value.join(', ') : value);
   }
   return map;
@@ -355,8 +366,10 @@ function paramMap(query: unknown): Map<string, string> {
   const map = new Map<string, string>();
   if (typeof query !== 'object' || query === null) return map;
   for (const [name, value] of Object.entries(query as Record<string, unknown>)) {
-    if (typeof value === 'string') map.set(name.toLowerCase(), value);
-    else if (Array.isArray(value)) map.set(name.toLowerCase(), value.map(String).join(','));
+    const lower = name.toLowerCase();
+    if (CREDENTIAL_QUERY_PARAMS.has(lower)) continue;
+    if (typeof value === 'string') map.set(lower, value);
+    else if (Array.isArray(value)) map.set(lower, value.map(String).join(','));
   }
   return map;
 }

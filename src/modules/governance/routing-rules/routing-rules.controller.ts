@@ -9,7 +9,11 @@ import {
   RoutingRuleListDto,
   RoutingRuleOperationDto,
   RoutingRuleQueryDto,
+  RoutingRuleTryResultDto,
+  RoutingRuleValidationDto,
+  TryRoutingRulesDto,
   UpdateRoutingRuleDto,
+  ValidateRoutingRuleDto,
 } from './dto/routing-rule.dto.js';
 import { RoutingRulesService } from './routing-rules.service.js';
 
@@ -39,6 +43,30 @@ export class RoutingRulesController {
   async create(@Body() dto: CreateRoutingRuleDto): Promise<RoutingRuleOperationDto> {
     const rule = RoutingRulesService.toView(await this.rules.create(dto));
     return { message: 'Routing rule created successfully', rule };
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @Permission('RoutingRules', 'View')
+  @ApiOperation({
+    operationId: 'validateRoutingRuleExpression',
+    summary: 'Check a CEL expression as a create would, without writing; says where the problem is',
+  })
+  @ApiOkResponse({ type: RoutingRuleValidationDto })
+  validate(@Body() dto: ValidateRoutingRuleDto): RoutingRuleValidationDto {
+    return RoutingRulesService.validate(dto.cel_expression);
+  }
+
+  @Post('try')
+  @HttpCode(200)
+  @Permission('RoutingRules', 'View')
+  @ApiOperation({
+    operationId: 'tryRoutingRules',
+    summary: 'Evaluate the enabled rules against a sample request: the rules that match and the provider/model chain',
+  })
+  @ApiOkResponse({ type: RoutingRuleTryResultDto })
+  async try(@Body() dto: TryRoutingRulesDto): Promise<RoutingRuleTryResultDto> {
+    return this.rules.try(dto);
   }
 
   @Get(':rule_id')

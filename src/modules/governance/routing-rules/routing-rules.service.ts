@@ -4,20 +4,23 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { PROVIDER_IDS } from '../../../core/errors/routing-info.dto.js';
+import { PROVIDER_IDS } from '../../inference/index.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
-import { isId } from '../shared/ids.js';
+import { isId } from '../../../core/validation/ids.js';
 import { VirtualKeysService } from '../virtual-keys/virtual-keys.service.js';
 import type {
   CreateRoutingRuleDto,
   RoutingRuleDto,
   RoutingRuleQueryDto,
+  RoutingRuleTryResultDto,
+  RoutingRuleValidationDto,
   RoutingTargetDto,
+  TryRoutingRulesDto,
   UpdateRoutingRuleDto,
 } from './dto/routing-rule.dto.js';
 import { RoutingRuleEntity, type RoutingTarget, type RuleScope } from './entities/routing-rule.entity.js';
 import { compileRule } from './routing-rule-cel.js';
-import { RoutingRuleEngine, SCOPE_ORDER } from './routing-rule-engine.js';
+import { RoutingRuleEngine, SCOPE_ORDER, type RuleRequest } from './routing-rule-engine.js';
 
 const NAME_CONFLICT = 'uq_routing_rules_scope_name';
 const PROVIDERS: ReadonlySet<string> = new Set(PROVIDER_IDS);
@@ -111,6 +114,60 @@ export class RoutingRulesService {
     if (dto.query !== undefined) rule.query = dto.query;
     assertCompiles(rule.cel_expression);
     return this.save(rule);
+  }
+
+  /** Whether an expression compiles, with the problem and its position: what a create would answer, without writing. */
+  static validate(expression: string): RoutingRuleValidationDto {
+    const compiled = compileRule(expression);
+    if (!('problem' in compiled)) return { valid: true, message: null, position: null };
+    return {
+      valid: false,
+      message: `cel_expression does not compile: ${compiled.problem}`,
+      position: compiled.position ?? null,
+    };
+  }
+
+  /** What the stored rules decide for a sample request: the matched rules and the provider/model chain it would try. */
+  async try(dto: TryRoutingRulesDto): Promise<RoutingRuleTryResultDto> {
+    let virtualKey: RuleRequest['virtualKey'];
+    if (dto.virtual_key_id !== undefined) {
+      if ((await this.virtualKeys.findExistingIds([dto.virtual_key_id])).length === 0) {
+        throw GatewayException.validation(
+          'virtual_key_id',
+          `virtual_key_id names no virtual key (${dto.virtual_key_id})`,
+        );
+      }
+      const key = await this.virtualKeys.get(dto.virtual_key_id);
+      virtualKey = { id: key.id, name: key.name, team_id: key.team_id, customer_id: key.customer_id };
+    }
+    const { decision, steps } = await this.engine.explain({
+      provider: dto.provider,
+      model: dto.model,
+      requestType: dto.request_type ?? 'chat_completion',
+      headers: dto.headers ?? {},
+      query: dto.params ?? {},
+      virtualKey,
+    });
+    const target = decision
+      ? decision.provider
+        ? `${decision.provider}/${decision.model}`
+        : decision.model
+      : dto.provider
+        ? `${dto.provider}/${dto.model}`
+        : dto.model;
+    const fallbacks = decision && decision.fallbacks.length > 0 ? decision.fallbacks : (dto.fallbacks ?? []);
+    return {
+      matched: decision !== undefined,
+      steps: steps.map((step) => ({
+        rule_id: step.ruleId,
+        rule_name: step.ruleName,
+        targets: [...step.targets],
+        provider: step.provider ?? null,
+        model: step.model,
+        key_id: step.keyId ?? null,
+      })),
+      chain: [target, ...fallbacks],
+    };
   }
 
   async delete(id: string): Promise<void> {

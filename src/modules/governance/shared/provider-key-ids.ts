@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
-import { ProviderCatalog } from '../../inference/catalog/provider-catalog.service.js';
+import { type ProviderId, ProviderCatalog } from '../../inference/index.js';
 
 /**
  * The provider key ids that exist (API and config file), for validating a virtual key's `key_ids`. The catalog

@@ -1,6 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { PROVIDER_IDS, type ProviderId } from '../../../core/errors/routing-info.dto.js';
+import { PROVIDER_IDS, type ProviderId } from '../../inference/index.js';
 
 /** The `{provider}` path parameter of governance routes: a provider id, else 400 naming `provider`. */
 @Injectable()

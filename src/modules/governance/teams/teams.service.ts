@@ -9,7 +9,7 @@ import { TeamEntity } from '../objects/entities/team.entity.js';
 import { LimitsStore } from '../objects/limits.store.js';
 import { NamedOwnersService, type NamedOwnerView } from '../objects/named-owners.service.js';
 import { GovernancePoliciesService } from '../policies/governance-policies.service.js';
-import { isId } from '../shared/ids.js';
+import { isId } from '../../../core/validation/ids.js';
 import { VirtualKeyCache } from '../virtual-keys/virtual-key-cache.js';
 import type { TeamDto } from './dto/team.dto.js';
 

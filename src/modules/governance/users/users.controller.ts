@@ -17,12 +17,22 @@ export class UsersController {
   // Declared before `:id` routes; `me/permissions` is two segments deep, so it never collides with `:id` anyway.
   @Get('me/permissions')
   @Authenticated()
-  @ApiOperation({ operationId: 'getMyPermissions', summary: 'The caller’s own permissions' })
+  @ApiOperation({ operationId: 'getMyPermissions', summary: 'Who the caller is and its own permissions' })
   @ApiOkResponse({ type: MyPermissionsDto })
   myPermissions(@CurrentPrincipal() principal?: Principal): MyPermissionsDto {
-    if (!principal) throw GatewayException.unauthorized('missing_credentials', 'Management credentials are required');
-    if (principal.permissions === 'all') return { permissions: [...ALL_PERMISSIONS].sort(), is_admin: true };
-    return { permissions: [...principal.permissions].sort(), is_admin: false };
+    if (!principal || principal.kind === 'virtual_key') {
+      throw GatewayException.unauthorized('missing_credentials', 'Management credentials are required');
+    }
+    const identity = {
+      kind: principal.kind,
+      auth_method: principal.authMethod,
+      id: principal.id ?? null,
+      name: principal.name ?? null,
+    };
+    if (principal.permissions === 'all') {
+      return { principal: identity, permissions: [...ALL_PERMISSIONS].sort(), is_admin: true };
+    }
+    return { principal: identity, permissions: [...principal.permissions].sort(), is_admin: false };
   }
 
   @Get()

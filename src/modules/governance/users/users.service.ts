@@ -11,7 +11,7 @@ import { RoleEntity } from '../rbac/entities/role.entity.js';
 import { RolesService } from '../rbac/roles.service.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../core/persistence/db-errors.js';
 import { assertMayGrant } from '../shared/escalation.js';
-import { isId } from '../shared/ids.js';
+import { isId } from '../../../core/validation/ids.js';
 import { formatPermissionList } from '../shared/permission-list.js';
 import type { CreateUserDto, UpdateUserDto, UserDto } from './dto/user.dto.js';
 import { UserEntity } from './entities/user.entity.js';

@@ -123,19 +123,34 @@ export class VirtualKeyPolicyWriter {
   }
 
   /**
+   * `write` for a key inserted in this same transaction: it holds nothing yet, so nothing is read first (a create
+   * is then a handful of inserts: declarative applies create keys by the thousand).
+   */
+  async writeNew(m: EntityManager, virtualKeyId: string, dto: PolicyInput): Promise<void> {
+    await this.writeMany(m, [{ virtualKeyId, dto }], { fresh: true });
+  }
+
+  /**
    * `write` for many keys at once (each key at most once), in a few statements: loads their provider configs,
    * budgets and rate limits, computes every key's changes in memory, and writes them in bulk. Per key, in input
    * order: what was removed, what the key and its configs hold afterwards, and the kept rate limits whose windows
    * changed.
    */
-  async writeMany(m: EntityManager, writes: readonly PolicyWrite[]): Promise<PolicyWritten[]> {
+  async writeMany(
+    m: EntityManager,
+    writes: readonly PolicyWrite[],
+    { fresh = false }: { fresh?: boolean } = {},
+  ): Promise<PolicyWritten[]> {
     if (!writes.length) return [];
     const keyIds = writes.map((w) => w.virtualKeyId);
-    const configs = await m.find(VirtualKeyProviderConfigEntity, {
-      where: { virtual_key_id: In(keyIds) },
-      order: { provider: 'ASC' },
-    });
-    const own = await storedLimitsOf(m, 'virtual_key_id', keyIds);
+    // Fresh keys (inserted in this transaction) hold no configs or limits: nothing to read.
+    const configs = fresh
+      ? []
+      : await m.find(VirtualKeyProviderConfigEntity, {
+          where: { virtual_key_id: In(keyIds) },
+          order: { provider: 'ASC' },
+        });
+    const own = await storedLimitsOf(m, 'virtual_key_id', fresh ? [] : keyIds);
     const ofConfigs = await storedLimitsOf(
       m,
       'provider_config_id',
@@ -152,13 +167,14 @@ export class VirtualKeyPolicyWriter {
         held: { budgetIds: [], rateLimitIds: [] },
         windowsChanged: [],
       };
-      this.diffLimits(changes, { column: 'virtual_key_id', id: virtualKeyId }, own.get(virtualKeyId)!, dto, written);
-      const stored = configsOf.get(virtualKeyId)!;
+      const stored = own.get(virtualKeyId) ?? { budgets: [], rateLimit: null };
+      this.diffLimits(changes, { column: 'virtual_key_id', id: virtualKeyId }, stored, dto, written);
+      const storedConfigs = configsOf.get(virtualKeyId)!;
       if (!dto.provider_configs) {
-        for (const pc of stored) this.holdAll(ofConfigs.get(pc.id)!, written);
+        for (const pc of storedConfigs) this.holdAll(ofConfigs.get(pc.id)!, written);
         return written;
       }
-      const byProvider = new Map(stored.map((pc) => [pc.provider, pc]));
+      const byProvider = new Map(storedConfigs.map((pc) => [pc.provider, pc]));
       const kept = new Set<string>();
       for (const pc of dto.provider_configs) {
         const existing = byProvider.get(pc.provider);
@@ -184,7 +200,7 @@ export class VirtualKeyPolicyWriter {
           written,
         );
       }
-      for (const pc of stored) {
+      for (const pc of storedConfigs) {
         if (kept.has(pc.id)) continue;
         // Deleting the config takes its budgets and rate limit along (cascade).
         const limits = ofConfigs.get(pc.id)!;

@@ -3,7 +3,6 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } fro
 import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { MessageResponseDto } from '../../../core/http/message-response.dto.js';
-import { PagingQueryDto } from '../shared/paging-query.dto.js';
 import { assertStringItems } from '../shared/permission-list.js';
 import {
   BulkRotateResponseDto,
@@ -15,6 +14,7 @@ import {
   VirtualKeyListDto,
   VirtualKeyOperationDto,
 } from './dto/virtual-key.dto.js';
+import { ListVirtualKeysQueryDto } from './dto/list-virtual-keys.query.dto.js';
 import { VirtualKeysService } from './virtual-keys.service.js';
 
 @ApiTags('Virtual keys')
@@ -37,9 +37,12 @@ export class VirtualKeysController {
 
   @Get()
   @Permission('VirtualKeys', 'View')
-  @ApiOperation({ operationId: 'listVirtualKeys', summary: 'List virtual keys (paged; never their values)' })
+  @ApiOperation({
+    operationId: 'listVirtualKeys',
+    summary: 'List virtual keys (paged, searchable by name; never their values)',
+  })
   @ApiOkResponse({ type: VirtualKeyListDto })
-  async list(@Query() query: PagingQueryDto): Promise<VirtualKeyListDto> {
+  async list(@Query() query: ListVirtualKeysQueryDto): Promise<VirtualKeyListDto> {
     return this.keys.list(query);
   }
 

@@ -8,8 +8,9 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
 import { generateVirtualKeyValue, hashCredential, maskKeyValue, VIRTUAL_KEY_PREFIX } from '../shared/credentials.js';
 import { parseFutureExpiry } from '../shared/expiry.js';
-import { isId } from '../shared/ids.js';
-import type { PagingQueryDto } from '../shared/paging-query.dto.js';
+import { isId } from '../../../core/validation/ids.js';
+import { likePattern } from '../../../core/persistence/log-sql.js';
+import type { ListVirtualKeysQueryDto } from './dto/list-virtual-keys.query.dto.js';
 import type {
   CreateVirtualKeyDto,
   UpdateVirtualKeyDto,
@@ -79,17 +80,21 @@ export class VirtualKeysService {
     };
   }
 
-  async list(query: PagingQueryDto): Promise<VirtualKeyListDto> {
+  async list(query: ListVirtualKeysQueryDto): Promise<VirtualKeyListDto> {
     const limit = query.limit ?? 50;
     const offset = query.offset ?? 0;
     const sort_by = query.sort_by ?? 'created_at';
     const order = query.order ?? 'desc';
     const direction = order === 'asc' ? 'ASC' : 'DESC';
-    const [rows, total_count] = await this.dataSource.getRepository(VirtualKeyEntity).findAndCount({
-      order: { [sort_by]: direction, id: direction },
-      take: limit,
-      skip: offset,
-    });
+    const qb = this.dataSource.getRepository(VirtualKeyEntity).createQueryBuilder('k');
+    const search = query.search?.trim();
+    if (search) qb.where(`k.name ILIKE :like ESCAPE '\\'`, { like: likePattern(search) });
+    const [rows, total_count] = await qb
+      .orderBy(`k.${sort_by}`, direction)
+      .addOrderBy('k.id', direction)
+      .take(limit)
+      .skip(offset)
+      .getManyAndCount();
     const virtual_keys = await this.views(rows);
     return { virtual_keys, count: virtual_keys.length, pagination: { total_count, limit, offset, sort_by, order } };
   }
@@ -118,21 +123,23 @@ export class VirtualKeysService {
     try {
       const key = await this.dataSource.transaction(async (m) => {
         await this.policy.validateOwner(m, dto, undefined);
-        const saved = await m.save(
-          m.create(VirtualKeyEntity, {
-            id: randomUUID(),
-            name: dto.name,
-            description: dto.description ?? '',
-            is_active: dto.is_active ?? true,
-            expires_at,
-            team_id: dto.team_id ?? null,
-            customer_id: dto.customer_id ?? null,
-            mcp_configs: mcpConfigs,
-          }),
-        );
-        await this.addCredential(m, saved.id, value);
-        await this.policy.write(m, saved.id, dto);
-        return saved;
+        // insert, not save: save reads the row first to tell an insert from an update.
+        const row = m.create(VirtualKeyEntity, {
+          id: randomUUID(),
+          name: dto.name,
+          description: dto.description ?? '',
+          is_active: dto.is_active ?? true,
+          expires_at,
+          team_id: dto.team_id ?? null,
+          customer_id: dto.customer_id ?? null,
+          mcp_configs: mcpConfigs,
+        });
+        // Fills the generated columns (created_at, updated_at) in from RETURNING. (The cast: TypeORM's deep-partial
+        // type cannot take the loosely typed jsonb column.)
+        await m.insert(VirtualKeyEntity, row as never);
+        await this.addCredential(m, row.id, value);
+        await this.policy.writeNew(m, row.id, dto);
+        return row;
       });
       await this.policies.invalidate();
       return await this.view(key, value);

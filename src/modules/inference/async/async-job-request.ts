@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { JOB_TICKET_HEADER } from '../../../core/auth/job-tickets.js';
+import { CREDENTIAL_HEADERS, CREDENTIAL_QUERY_PARAMS } from '../../../core/auth/credential-headers.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { headerValue } from '../../../core/http/request-header.js';
 
@@ -16,15 +16,7 @@ export const MAX_RESULT_TTL_SECONDS = 7 * 24 * 3600;
  * (a replay must not submit again), and what the replay sets anew.
  */
 const NOT_STORED: ReadonlySet<string> = new Set([
-  'authorization',
-  'x-api-key',
-  'api-key',
-  'x-goog-api-key',
-  'x-gateway-vk',
-  'cookie',
-  'proxy-authorization',
-  'x-gateway-setup-token',
-  JOB_TICKET_HEADER,
+  ...CREDENTIAL_HEADERS,
   ASYNC_HEADER,
   ASYNC_ID_HEADER,
   ASYNC_TTL_HEADER,
@@ -44,9 +36,6 @@ const NOT_STORED: ReadonlySet<string> = new Set([
   'x-amz-content-sha256',
 ]);
 
-/** Query parameters never stored (Gemini's `?key=` carries the virtual key). */
-const QUERY_NOT_STORED: ReadonlySet<string> = new Set(['key']);
-
 /** The request headers a replay needs (routing pins, log metadata, provider betas), without any credential. */
 export function storableHeaders(request: FastifyRequest): Record<string, string> {
   const out: Record<string, string> = {};
@@ -61,7 +50,7 @@ export function storableHeaders(request: FastifyRequest): Record<string, string>
 export function storablePath(request: FastifyRequest, path: string = request.url.split('?')[0]!): string {
   const query = request.url.includes('?') ? new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1)) : null;
   if (!query) return path;
-  for (const name of QUERY_NOT_STORED) query.delete(name);
+  for (const name of CREDENTIAL_QUERY_PARAMS) query.delete(name);
   const rest = query.toString();
   return rest ? `${path}?${rest}` : path;
 }

@@ -1,4 +1,4 @@
-import type { InferenceKind } from '../providers/provider-adapter.js';
+import type { InferenceKind } from '../providers/shared/provider-adapter.js';
 
 /** One `/v1/async/<type>` route: the synchronous route it replays, and the body it takes. */
 export interface AsyncJobType {

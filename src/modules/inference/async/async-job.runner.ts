@@ -4,15 +4,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { In, IsNull, type DataSource, type QueryDeepPartialEntity } from 'typeorm';
-import { JOB_TICKET_HEADER, JobTickets } from '../../../core/auth/job-tickets.js';
+import { JOB_TICKET_HEADER } from '../../../core/auth/credential-headers.js';
+import { JobTickets } from '../../../core/auth/job-tickets.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { parseDuration } from '../../../core/config/duration.js';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
-import { JOB_SETTINGS, JOBS, type JobPayloads } from '../../../core/queue/job-catalogue.js';
+import { type JobPayloads } from '../../../core/queue/job-catalogue.js';
+import { INFERENCE_JOBS, INFERENCE_JOB_SETTINGS } from '../inference.jobs.js';
 import { JobHandler, type JobContext } from '../../../core/queue/job-handler.decorator.js';
-import { WebhookNotifier } from '../../webhooks/webhook-notifier.js';
+import { WebhookNotifier } from '../../webhooks/index.js';
 import { AsyncJobMetrics } from './async-job.metrics.js';
 import { AsyncJobEntity, type AsyncJobStatus } from './entities/async-job.entity.js';
 
@@ -54,7 +56,7 @@ export class AsyncJobRunner {
     return this.dataSource.getRepository(AsyncJobEntity);
   }
 
-  @JobHandler(JOBS.inferenceAsyncRun)
+  @JobHandler(INFERENCE_JOBS.asyncRun)
   async run(payload: JobPayloads['inference.async-run'], context: JobContext): Promise<{ status: string } | null> {
     const row = await this.repository.findOneBy({ id: payload.job_id });
     if (!row) return null;
@@ -85,7 +87,11 @@ export class AsyncJobRunner {
     if (superseded) return null;
     // The gateway itself could not take the request (shutting down, its limits store unreachable) and nothing reached
     // a provider: the queue runs the job again later, unless this was its last attempt.
-    if (outcome.statusCode === 503 && !dispatched && context.attempt < JOB_SETTINGS[JOBS.inferenceAsyncRun].attempts) {
+    if (
+      outcome.statusCode === 503 &&
+      !dispatched &&
+      context.attempt < INFERENCE_JOB_SETTINGS[INFERENCE_JOBS.asyncRun].attempts
+    ) {
       await this.repository.update({ id: row.id }, { status: 'pending' });
       throw new Error(`async job ${row.id}: the gateway answered 503 before calling a provider; retrying`);
     }

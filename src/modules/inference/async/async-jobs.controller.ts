@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { INFERENCE_CALLERS } from '../v1/inference-callers.js';
 import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { AcceptsBody } from '../../../core/http/media-types.js';
@@ -16,7 +17,7 @@ import { AsyncJobAcceptedDto, AsyncJobDto } from './dto/async-job.dto.js';
  */
 @ApiTags('Async inference')
 @Controller('v1/async')
-@VirtualKeyAuth({ optional: true })
+@VirtualKeyAuth(INFERENCE_CALLERS)
 export class AsyncJobsController {
   constructor(private readonly jobs: AsyncJobsService) {}
 
@@ -49,7 +50,7 @@ function declareRoutes(type: string, entry: AsyncJobType): void {
   const submit = Object.getOwnPropertyDescriptor(prototype, submitName)!;
   // The class's @VirtualKeyAuth covers only the methods that existed when it ran: these are added after.
   const submitDecorators: MethodDecorator[] = [
-    VirtualKeyAuth({ optional: true }),
+    VirtualKeyAuth(INFERENCE_CALLERS),
     Post(type),
     HttpCode(202),
     ApiOperation({ operationId: `createAsync${entry.operationId}`, summary: `Submit ${entry.summary} as a job` }),
@@ -64,7 +65,7 @@ function declareRoutes(type: string, entry: AsyncJobType): void {
 
   const poll = Object.getOwnPropertyDescriptor(prototype, pollName)!;
   const pollDecorators: MethodDecorator[] = [
-    VirtualKeyAuth({ optional: true }),
+    VirtualKeyAuth(INFERENCE_CALLERS),
     Get(`${type}/:job_id`),
     ApiOperation({ operationId: `getAsync${entry.operationId}`, summary: `Poll a job of ${entry.summary}` }),
     ApiParam({ name: 'job_id', format: 'uuid' }),

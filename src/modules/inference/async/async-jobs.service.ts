@@ -17,14 +17,13 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { headerValue } from '../../../core/http/request-header.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { ExpiredRowsRegistry } from '../../../core/maintenance/expired-rows.service.js';
-import { JOBS } from '../../../core/queue/job-catalogue.js';
+import { INFERENCE_JOBS } from '../inference.jobs.js';
 import { JobRecoveryRegistry } from '../../../core/queue/job-recovery.registry.js';
 import { QueueService } from '../../../core/queue/queue.service.js';
-import { WebhookNotifier } from '../../webhooks/webhook-notifier.js';
+import { WebhookNotifier } from '../../webhooks/index.js';
 import { encodeMultipartForm, formFieldsOf, parseMultipartForm } from '../media/multipart-form.js';
 import { isUploadedFile } from '../media/uploaded-file.js';
-import type { InferenceKind, Json } from '../providers/provider-adapter.js';
-import { InferenceAccess } from '../v1/inference-access.js';
+import type { InferenceKind, Json } from '../providers/shared/provider-adapter.js';
 import { validateInferenceBody } from '../v1/inference-request.js';
 import { ASYNC_WEBHOOK_HEADER, resultTtlOf, storableHeaders, storablePath } from './async-job-request.js';
 import type { AsyncJobAcceptedDto, AsyncJobDto, AsyncJobListDto, AsyncJobsQueryDto } from './dto/async-job.dto.js';
@@ -63,7 +62,6 @@ export class AsyncJobsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly queue: QueueService,
     private readonly webhooks: WebhookNotifier,
-    private readonly access: InferenceAccess,
     private readonly config: GatewayConfig,
     recovery: JobRecoveryRegistry,
     expiredRows: ExpiredRowsRegistry,
@@ -72,7 +70,7 @@ export class AsyncJobsService {
     this.logger = logger.child({ context: 'async-jobs' });
     expiredRows.register({ name: 'async_jobs', table: 'async_jobs', column: 'expires_at' });
     recovery.register({
-      job: JOBS.inferenceAsyncRun,
+      job: INFERENCE_JOBS.asyncRun,
       // In-process, nothing survives a restart: every unfinished row is due at start. In Redis, a row younger than a
       // few seconds is most likely still being enqueued (a re-enqueue would be a harmless duplicate anyway).
       graceMs: this.queue.driverKind === 'in-process' ? 0 : 5_000,
@@ -148,7 +146,7 @@ export class AsyncJobsService {
    */
   private async enqueueBounded(jobId: string): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const enqueued = this.queue.enqueue(JOBS.inferenceAsyncRun, { job_id: jobId }).then(
+    const enqueued = this.queue.enqueue(INFERENCE_JOBS.asyncRun, { job_id: jobId }).then(
       () => 'enqueued' as const,
       (err: unknown) => {
         this.logger.warn({ err, job_id: jobId }, 'async job enqueue failed: the recovery sweep will enqueue it');
@@ -166,7 +164,6 @@ export class AsyncJobsService {
    * one of another type, an expired one, or none: 404.
    */
   async poll(request: FastifyRequest, type: string, id: string): Promise<{ status: 200 | 202; job: AsyncJobDto }> {
-    this.access.directKeyOf(request);
     const row = UUID.test(id) ? await this.repository.findOneBy({ id }) : null;
     const owner = request.principal?.virtualKey?.id ?? null;
     const expired = row?.expires_at && row.expires_at.getTime() <= Date.now();
@@ -241,7 +238,7 @@ export class AsyncJobsService {
 
   /** A provider key passed through cannot be stored for a later run: async jobs use the gateway's stored keys. */
   private refuseDirectKey(request: FastifyRequest): void {
-    if (this.access.directKeyOf(request) !== undefined) {
+    if (request.credential?.kind === 'provider_key') {
       throw GatewayException.validation(
         'authorization',
         "An async job runs with the gateway's stored provider keys: a provider key passed through is not accepted",

@@ -1,4 +1,4 @@
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../providers/provider-ids.js';
 import type { StoredSecret } from '../../../core/secrets/secret-value.js';
 import type { KeyAlias } from './provider-snapshot.js';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
-import { isId } from '../../governance/shared/ids.js';
+import type { ProviderId } from '../providers/provider-ids.js';
+import { isId } from '../../../core/validation/ids.js';
 import type { KeyRecord, ProviderRecord } from './catalog-records.js';
 import { ConfigProviders } from './config-providers.js';
 import { ProviderKeyEntity } from './entities/provider-key.entity.js';

@@ -5,7 +5,7 @@ import { ArrayMaxSize, IsArray, ValidateNested, validateSync } from 'class-valid
 import { ConfigError } from '../../../core/config/config.loader.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { PROVIDER_IDS, type ProviderId } from '../../../core/errors/routing-info.dto.js';
+import { PROVIDER_IDS, type ProviderId } from '../providers/provider-ids.js';
 import { firstProblem } from '../../../core/errors/validation.js';
 import { IsOptionalNonNull } from '../../../core/validation/field.decorators.js';
 import type { KeyRecord, ProviderRecord, StoredNetworkConfig } from './catalog-records.js';

@@ -1,24 +1,7 @@
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../providers/provider-ids.js';
+import { KEY_CONFIG_FIELDS } from '../providers/provider-descriptor.js';
+import { keyConfigOwners, keyValueOptional, requiredKeyConfig } from '../providers/registry.js';
 import type { FieldProblem } from './network-config.js';
-
-/** Self-hosted providers: a key may have no value (a local vLLM needs none). */
-export const KEYLESS_PROVIDERS: ReadonlySet<ProviderId> = new Set<ProviderId>(['ollama', 'vllm', 'sgl']);
-
-export type KeyConfigField = 'azure_key_config' | 'bedrock_key_config' | 'vertex_key_config';
-
-/** Which providers' keys may carry each provider-specific block. */
-const CONFIG_OWNERS: Readonly<Record<KeyConfigField, readonly ProviderId[]>> = {
-  azure_key_config: ['azure'],
-  bedrock_key_config: ['bedrock', 'bedrock_mantle'],
-  vertex_key_config: ['vertex'],
-};
-
-/** Providers whose keys cannot work without their block (endpoint, region, project). */
-const REQUIRED_CONFIG: Partial<Record<ProviderId, KeyConfigField>> = {
-  azure: 'azure_key_config',
-  bedrock: 'bedrock_key_config',
-  vertex: 'vertex_key_config',
-};
 
 /** What the cross-field rules look at, from a request (merged over the stored key) or from the config file. */
 export interface KeyShape {
@@ -33,13 +16,14 @@ export interface KeyShape {
  * required there), Bedrock access keys in pairs, and a value wherever the provider needs one.
  */
 export function keyRulesProblem(provider: ProviderId, key: KeyShape): FieldProblem | undefined {
-  for (const field of Object.keys(CONFIG_OWNERS) as KeyConfigField[]) {
+  for (const field of KEY_CONFIG_FIELDS) {
     const present = field === 'bedrock_key_config' ? key.bedrock_key_config !== undefined : key[field];
-    if (present && !CONFIG_OWNERS[field].includes(provider)) {
-      return { param: field, message: `is only accepted on keys of ${CONFIG_OWNERS[field].join(' and ')}` };
+    const owners = keyConfigOwners(field);
+    if (present && !owners.includes(provider)) {
+      return { param: field, message: `is only accepted on keys of ${owners.join(' and ')}` };
     }
   }
-  const required = REQUIRED_CONFIG[provider];
+  const required = requiredKeyConfig(provider);
   if (required) {
     const present = required === 'bedrock_key_config' ? key.bedrock_key_config !== undefined : key[required];
     if (!present) return { param: required, message: `is required for ${provider} keys` };
@@ -55,7 +39,7 @@ export function keyRulesProblem(provider: ProviderId, key: KeyShape): FieldProbl
     }
   }
   const valueOptional =
-    KEYLESS_PROVIDERS.has(provider) || bedrock?.access_key === true || (provider === 'vertex' && key.vertex_key_config);
+    keyValueOptional(provider) || bedrock?.access_key === true || (provider === 'vertex' && key.vertex_key_config);
   if (!key.hasValue && !valueOptional) return { param: 'value', message: `is required for ${provider} keys` };
   return undefined;
 }

@@ -3,16 +3,17 @@ import type { Logger } from 'pino';
 import type { KeyStatusDto } from '../../../core/errors/gateway-error.dto.js';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../providers/provider-ids.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
-import { OutboundAdapterIo } from '../providers/adapter-io.js';
-import { adapterFor } from '../providers/adapter-registry.js';
-import { type ListedModel, TOP_LEVEL_ARRAY } from '../providers/provider-adapter.js';
-import { providerTarget } from '../providers/provider-target.js';
-import { providerException } from '../providers/provider-exception.js';
+import { OutboundAdapterIo } from '../providers/shared/adapter-io.js';
+import { adapterFor } from '../providers/registry.js';
+import { type ListedModel, TOP_LEVEL_ARRAY } from '../providers/shared/provider-adapter.js';
+import { providerTarget } from '../providers/shared/provider-target.js';
+import { providerException } from '../providers/shared/provider-exception.js';
 import type { ProviderModelDto, ProviderModelListDto } from './dto/models.dto.js';
 import { ProviderCatalog } from './provider-catalog.service.js';
+import { PriceTable } from '../pricing/price-table.js';
 import type { ConfiguredKey, ConfiguredProvider } from './provider-snapshot.js';
 
 /** A model some key of `provider` lists; `ref` is `<provider>/<model>`, as /v1 takes it. */
@@ -25,7 +26,7 @@ export interface CatalogModel extends ListedModel {
 const MAX_LIST_BYTES = 8 * 1024 * 1024;
 
 interface KeyListing {
-  status: KeyStatusDto;
+  status: KeyStatusDto & { provider: ProviderId };
   models: ListedModel[];
 }
 
@@ -40,17 +41,22 @@ export class ModelListingService {
     private readonly catalog: ProviderCatalog,
     private readonly outbound: OutboundHttpService,
     private readonly io: OutboundAdapterIo,
+    private readonly prices: PriceTable,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async list(only?: ProviderId): Promise<ProviderModelListDto> {
     const { models, statuses } = await this.collect(only);
-    const list = models.map((m): ProviderModelDto => ({
-      id: m.ref,
-      provider: m.provider,
-      ...(m.owned_by === undefined ? {} : { owned_by: m.owned_by }),
-      ...(m.created === undefined ? {} : { created: m.created }),
-    }));
+    const list = models.map((m): ProviderModelDto => {
+      const price = this.prices.catalogueRates(m.provider, m.ref.slice(m.provider.length + 1));
+      return {
+        id: m.ref,
+        provider: m.provider,
+        ...(m.owned_by === undefined ? {} : { owned_by: m.owned_by }),
+        ...(m.created === undefined ? {} : { created: m.created }),
+        ...(price === undefined ? {} : { catalogue_price: price }),
+      };
+    });
     return { models: list, count: list.length, key_statuses: statuses };
   }
 

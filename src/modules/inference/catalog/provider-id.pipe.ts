@@ -1,6 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { PROVIDER_IDS, type ProviderId } from '../../../core/errors/routing-info.dto.js';
+import { PROVIDER_IDS, type ProviderId } from '../providers/provider-ids.js';
 import { PROVIDER_ID_MESSAGE } from './dto/provider.dto.js';
 
 /** The `{provider}` path parameter: one of the provider ids, else 400 naming `provider`. */

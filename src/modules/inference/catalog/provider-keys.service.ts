@@ -3,10 +3,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../providers/provider-ids.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../../core/persistence/db-errors.js';
 import { SecretsService } from '../../../core/secrets/secrets.service.js';
-import { isId } from '../../governance/shared/ids.js';
+import { isId } from '../../../core/validation/ids.js';
 import { CatalogSealer } from './catalog-sealer.js';
 import { CatalogStore, keyRecord } from './catalog-store.js';
 import { keyView } from './catalog-views.js';
@@ -66,9 +66,13 @@ export class ProviderKeysService {
     await this.requireApiProvider(provider, `Keys of provider ${provider} are`);
     const sealed = sealKeyInput(this.sealer, provider, dto, null);
     const id = randomUUID();
-    const repository = this.dataSource.getRepository(ProviderKeyEntity);
+    let row: ProviderKeyEntity;
     try {
-      await repository.insert({ id, provider, ...sealed });
+      // Read back in the same transaction, so a delete meanwhile cannot make the answer a 500.
+      row = await this.dataSource.transaction(async (m) => {
+        await m.insert(ProviderKeyEntity, { id, provider, ...sealed });
+        return m.findOneByOrFail(ProviderKeyEntity, { id });
+      });
     } catch (error) {
       if (isUniqueViolation(error, NAME_CONFLICT)) throw nameTaken(provider, sealed.name);
       // The provider was deleted between the check and the insert.
@@ -76,7 +80,7 @@ export class ProviderKeysService {
       throw error;
     }
     await this.catalog.invalidate();
-    return keyView(this.secrets, keyRecord(await repository.findOneByOrFail({ id })));
+    return keyView(this.secrets, keyRecord(row));
   }
 
   /** Changes the fields the body carries; `<REDACTED>` secrets keep their stored values. */

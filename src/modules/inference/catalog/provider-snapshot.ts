@@ -1,5 +1,5 @@
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
-import type { KeyCredentials } from '../providers/provider-adapter.js';
+import type { ProviderId } from '../providers/provider-ids.js';
+import type { KeyCredentials } from '../providers/shared/provider-adapter.js';
 
 /** Retry and timeout settings of one provider (`network_config`), in milliseconds. */
 export interface NetworkSettings {

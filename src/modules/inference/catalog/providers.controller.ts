@@ -2,16 +2,21 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../providers/provider-ids.js';
 import { MessageResponseDto } from '../../../core/http/message-response.dto.js';
+import { ProviderTestRequestDto, ProviderTestResultDto } from './dto/provider-test.dto.js';
 import { CreateProviderDto, ProviderListDto, ProviderViewDto, UpdateProviderDto } from './dto/provider.dto.js';
 import { PROVIDER_PARAM, ProviderIdPipe } from './provider-id.pipe.js';
+import { ProviderTestService } from './provider-test.service.js';
 import { ProvidersService } from './providers.service.js';
 
 @ApiTags('Providers')
 @Controller('api/providers')
 export class ProvidersController {
-  constructor(private readonly providers: ProvidersService) {}
+  constructor(
+    private readonly providers: ProvidersService,
+    private readonly tests: ProviderTestService,
+  ) {}
 
   @Get()
   @Permission('ModelProvider', 'View')
@@ -76,5 +81,24 @@ export class ProvidersController {
   async delete(@Param('provider', ProviderIdPipe) provider: ProviderId): Promise<MessageResponseDto> {
     await this.providers.delete(provider);
     return { message: `Provider ${provider} deleted successfully` };
+  }
+
+  @Post(':provider/test')
+  @HttpCode(200)
+  @Permission('ModelProvider', 'Update')
+  @ApiOperation({
+    operationId: 'testProvider',
+    summary: 'Send one small chat completion to a provider with one of its keys',
+    description:
+      'Straight to the provider with the key `key_id` names (a disabled one too) or one picked by weight among the enabled keys serving `model`: no retry, fallback, routing rule, budget or log row. A provider refusal or an unreachable provider is a result (`status: failed` with the GatewayError /v1 would relay), not an error of this call. Needs `ModelProvider:Update`: a test spends tokens on the key.',
+  })
+  @ApiParam(PROVIDER_PARAM)
+  @ApiOkResponse({ type: ProviderTestResultDto })
+  @ApiErrorResponses(404)
+  test(
+    @Param('provider', ProviderIdPipe) provider: ProviderId,
+    @Body() dto: ProviderTestRequestDto,
+  ): Promise<ProviderTestResultDto> {
+    return this.tests.test(provider, dto);
   }
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../providers/provider-ids.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
 import { SecretsService } from '../../../core/secrets/secrets.service.js';
 import { CatalogSealer } from './catalog-sealer.js';
@@ -68,10 +68,14 @@ export class ProvidersService {
       );
     }
     const sealed = sealProviderInput(this.sealer, dto, null, this.networkDefaults);
-    const repository = this.dataSource.getRepository(ProviderEntity);
+    let row: ProviderEntity;
     try {
-      // insert, not save: save would quietly update a provider configured meanwhile.
-      await repository.insert({ provider: dto.provider, ...sealed });
+      // insert, not save: save would quietly update a provider configured meanwhile. Read back in the same
+      // transaction, so a delete meanwhile cannot make the answer a 500.
+      row = await this.dataSource.transaction(async (m) => {
+        await m.insert(ProviderEntity, { provider: dto.provider, ...sealed });
+        return m.findOneByOrFail(ProviderEntity, { provider: dto.provider });
+      });
     } catch (error) {
       if (isUniqueViolation(error, 'pk_providers')) {
         throw GatewayException.conflict(`Provider ${dto.provider} is already configured`, 'provider');
@@ -79,7 +83,6 @@ export class ProvidersService {
       throw error;
     }
     await this.catalog.invalidate();
-    const row = await repository.findOneByOrFail({ provider: dto.provider });
     return providerView(this.secrets, providerRecord(row), 0, this.networkDefaults);
   }
 

@@ -1,5 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../providers/provider-ids.js';
 import type { CatalogModel } from '../catalog/model-listing.service.js';
 import { canonicalModel } from './format-routes.js';
 
@@ -22,6 +23,11 @@ export function findModel(models: CatalogModel[], id: string, own: ProviderId, p
   const found = models.find((m) => m.ref === ref);
   if (!found) throw GatewayException.notFound('model', `No configured provider lists the model ${id}`);
   return found;
+}
+
+/** A model route's `*` parameter: the id after `…/models/`, decoded by the router (`openai%2Fgpt-4o` holds a `/`). */
+export function wildcardOf(request: FastifyRequest): string {
+  return (request.params as Record<string, string | undefined>)['*'] ?? '';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
-import type { Json } from '../providers/provider-adapter.js';
+import type { ProviderId } from '../providers/provider-ids.js';
+import type { Json } from '../providers/shared/provider-adapter.js';
 import { parseModelRef } from '../routing/model-ref.js';
 
 /** Framework-format prefixes: each mounts every provider-format set under itself, with no behaviour of its own. */

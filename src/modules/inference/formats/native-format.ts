@@ -1,6 +1,6 @@
 import type { ErrorResponse } from '../../../core/errors/error-response.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
-import type { InferenceKind, Json, Usage } from '../providers/provider-adapter.js';
+import type { ProviderId } from '../providers/provider-ids.js';
+import type { InferenceKind, Json, Usage } from '../providers/shared/provider-adapter.js';
 
 /**
  * The seam of the provider-format endpoints (`/anthropic`, `/genai`, `/bedrock`, `/cohere`, `/openai` and the

@@ -1,5 +1,5 @@
 import { MEDIA_CONTENT_FIELDS, mediaInputOf, mediaOutputOf } from '../media/media-log.js';
-import type { InferenceKind, Json } from '../providers/provider-adapter.js';
+import type { InferenceKind, Json } from '../providers/shared/provider-adapter.js';
 
 /** What a log row keeps of a request's body and its answer, before the size cap. */
 export interface LoggedContent {

@@ -1,12 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { TOTAL_COUNT_CAPPED_HEADER, totalCountCappedHeader } from '../../../core/http/paging.dto.js';
+import {
+  hasLogsBeside,
+  searchWindowHeader,
+  sendSearchPageHeaders,
+  totalCountCappedHeader,
+} from '../../../core/http/paging.dto.js';
+import { isUuid } from '../../../core/persistence/log-sql.js';
 import { checkBounds, commaList, enumList, searchTerm, timeRange } from '../../../core/http/query-values.js';
 import { REQUEST_TYPES } from '../routing/inference-call.js';
+import { LogGroupsDto, LogGroupsQueryDto } from './dto/log-groups.dto.js';
 import { LogFiltersQueryDto, LogsListQueryDto } from './dto/logs-query.dto.js';
 import {
   DeleteLogsDto,
@@ -14,6 +21,7 @@ import {
   DroppedLogsDto,
   FilterDataDto,
   HistogramDto,
+  LiveLogEventDto,
   LogStatsDto,
   LogsListDto,
   RequestLogDetailDto,
@@ -25,13 +33,26 @@ import { RequestLogStore } from './request-log.store.js';
 
 const OBJECTS = Object.values(REQUEST_TYPES);
 
+/** A comma list of UUIDs (the column is a uuid): 400 naming `param` for any other item. */
+function uuidList(param: string, value: string | undefined): string[] | undefined {
+  const items = commaList(value);
+  const bad = items?.find((item) => !isUuid(item));
+  if (bad !== undefined) {
+    throw GatewayException.validation(
+      param,
+      `${param}: ${JSON.stringify(bad.slice(0, 64))} is not a request id (UUID)`,
+    );
+  }
+  return items;
+}
+
 /** The query's filters, checked: any bad value is a 400 naming its parameter. */
 function filtersOf(q: LogFiltersQueryDto): LogFilters {
   const { start, end } = timeRange(q);
   checkBounds('min_latency', q.min_latency, 'max_latency', q.max_latency);
   checkBounds('min_tokens', q.min_tokens, 'max_tokens', q.max_tokens);
   checkBounds('min_cost', q.min_cost, 'max_cost', q.max_cost);
-  const search = searchTerm('content_search', q.content_search);
+  const search = searchTerm(q.content_search);
   if (q.missing_cost_only && (q.min_cost !== undefined || q.max_cost !== undefined)) {
     throw GatewayException.validation('missing_cost_only', 'missing_cost_only excludes min_cost and max_cost');
   }
@@ -45,6 +66,7 @@ function filtersOf(q: LogFiltersQueryDto): LogFilters {
     team_ids: commaList(q.team_ids),
     customer_ids: commaList(q.customer_ids),
     routing_rule_ids: commaList(q.routing_rule_ids),
+    parent_request_ids: uuidList('parent_request_ids', q.parent_request_ids),
     start_time: start,
     end_time: end,
     min_latency: q.min_latency,
@@ -61,6 +83,7 @@ function filtersOf(q: LogFiltersQueryDto): LogFilters {
 
 /** Request logs of the inference plane: list with filters and sorts, one row, stats, histograms, deletion. */
 @ApiTags('Logs')
+@ApiExtraModels(LiveLogEventDto)
 @Controller('api/logs')
 export class LogsController {
   constructor(
@@ -71,7 +94,16 @@ export class LogsController {
   @Get()
   @Permission('Logs', 'View')
   @ApiOperation({ operationId: 'listLogs', summary: 'Request logs with filters, sort and paging, and their stats' })
-  @ApiOkResponse({ type: LogsListDto, headers: totalCountCappedHeader(', and `stats` cover the counted matches only') })
+  @ApiOkResponse({
+    type: LogsListDto,
+    headers: {
+      ...totalCountCappedHeader(
+        ', and `stats` cover the counted matches only',
+        'matches are counted up to `count_limit` past the end of the page; with `content_search`, by default 1,000',
+      ),
+      ...searchWindowHeader(),
+    },
+  })
   @ApiErrorResponses(400)
   async list(@Query() query: LogsListQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<LogsListDto> {
     const filters = filtersOf(query);
@@ -81,16 +113,14 @@ export class LogsController {
       sort_by: query.sort_by ?? 'timestamp',
       order: query.order ?? 'desc',
     };
-    const [{ rows, total, stats, capped }, hasLogs] = await Promise.all([
-      this.logs.list(filters, page),
-      this.logs.hasLogs(),
-    ]);
-    if (capped) void reply.header(TOTAL_COUNT_CAPPED_HEADER, 'true');
+    const listed = await this.logs.list(filters, page, query.count_limit);
+    const { rows, total, stats } = listed;
+    sendSearchPageHeaders(reply, listed);
     return {
       logs: rows.map((r) => RequestLogDto.from(r)),
       pagination: { total_count: total, ...page },
       stats,
-      has_logs: hasLogs,
+      has_logs: await hasLogsBeside({ rows, total }, () => this.logs.hasLogs()),
     };
   }
 
@@ -104,6 +134,26 @@ export class LogsController {
   @ApiErrorResponses(400)
   stats(@Query() query: LogFiltersQueryDto): Promise<LogStatsDto> {
     return this.logs.stats(filtersOf(query));
+  }
+
+  @Get('groups')
+  @Permission('Logs', 'View')
+  @ApiOperation({
+    operationId: 'getLogGroups',
+    summary:
+      'Requests, errors, tokens, cost and latency percentiles per provider, model or virtual key over the filters, ' +
+      'the largest groups first, with the same measures over every match',
+  })
+  @ApiOkResponse({ type: LogGroupsDto })
+  @ApiErrorResponses(400)
+  async groups(@Query() query: LogGroupsQueryDto): Promise<LogGroupsDto> {
+    const options = {
+      group_by: query.group_by ?? 'model',
+      sort_by: query.sort_by ?? 'requests',
+      limit: query.limit ?? 10,
+    };
+    const result = await this.logs.groups(filtersOf(query), options);
+    return { group_by: options.group_by, sort_by: options.sort_by, ...result };
   }
 
   @Get('histogram')

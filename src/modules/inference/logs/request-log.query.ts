@@ -15,14 +15,24 @@ import {
   pageSql,
   queryWhere,
   sqlNumber,
+  sqlNumberArray,
   sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
 import { edgeWheres, rollupWhere, sumByBucket, wholeHours } from '../../../core/persistence/hourly-rollup.js';
-import { CANDIDATES_FIRST_MAX, readSearchPage } from '../../../core/persistence/search-page.js';
+import {
+  CANDIDATES_FIRST_MAX,
+  countUpTo,
+  readSearchPage,
+  SHORT_SEARCH_WINDOW,
+  timeRange,
+  trigramless,
+} from '../../../core/persistence/search-page.js';
 import { TrigramSample } from '../../../core/persistence/trigram-sample.js';
+import type { LogGroupBy, LogGroupSortField } from './dto/log-groups.dto.js';
 import type { LogSortField } from './dto/logs-query.dto.js';
 import type { RequestLogContentEntity } from './entities/request-log-content.entity.js';
 import type { LogStatus, RequestLogEntity } from './entities/request-log.entity.js';
+import { readLogGroups, type LogGroups } from './request-log-groups.js';
 import { RequestLogStore } from './request-log.store.js';
 
 /** Validated filters of the logs routes. */
@@ -36,6 +46,8 @@ export interface LogFilters {
   team_ids?: string[];
   customer_ids?: string[];
   routing_rule_ids?: string[];
+  /** Request ids (UUIDs): their fallback attempts. */
+  parent_request_ids?: string[];
   start_time?: Date;
   end_time?: Date;
   min_latency?: number;
@@ -98,6 +110,7 @@ function addColumnFilters(w: SqlWhere, f: LogFilters): SqlWhere {
   for (const [key, column] of LIST_FILTERS) {
     w.inList(column, f[key] as string[] | undefined, MOSTLY_EMPTY_COLUMNS.has(column));
   }
+  if (f.parent_request_ids?.length) w.add((p) => `parent_request_id = ANY(${p}::uuid[])`, f.parent_request_ids);
   w.between('timestamp', f.start_time, f.end_time);
   w.between('latency', f.min_latency, f.max_latency);
   w.between('total_tokens', f.min_tokens, f.max_tokens);
@@ -115,6 +128,11 @@ function addColumnFilters(w: SqlWhere, f: LogFilters): SqlWhere {
  * condition.
  */
 function addSearch(w: SqlWhere, term: string, indexTerm?: string): SqlWhere {
+  // One or two characters: no trigram, so `strpos`, which the planner never hands to the trigram index.
+  if (trigramless(term)) {
+    w.addSearch((p) => `strpos(search_text, ${p}) > 0`, foldForSearch(term));
+    return w;
+  }
   w.addSearch((p) => `search_text LIKE ${p} ESCAPE '\\'`, likePattern(foldForSearch(indexTerm ?? term)));
   if (indexTerm) w.addSearch((p) => `strpos(search_text, ${p}) > 0`, foldForSearch(term));
   return w;
@@ -161,7 +179,7 @@ function statsOf(sum: Sums): LogStats {
 /** A search's matches: every column a sort or the stats read. */
 const MATCH_COLUMNS = 'timestamp, status, latency, total_tokens, cost';
 /** What a search's candidates carry for the other filters (`addColumnFilters`) besides `MATCH_COLUMNS`. */
-const FILTERED_COLUMNS = [...LIST_FILTERS.map(([, column]) => column), 'cache_hit']
+const FILTERED_COLUMNS = [...LIST_FILTERS.map(([, column]) => column), 'parent_request_id', 'cache_hit']
   .filter((column) => !MATCH_COLUMNS.split(', ').includes(column))
   .join(', ');
 
@@ -169,6 +187,7 @@ const FILTERED_COLUMNS = [...LIST_FILTERS.map(([, column]) => column), 'cache_hi
 function rollupAnswers(f: LogFilters): boolean {
   return (
     LIST_FILTERS.every(([key]) => key === 'status' || !(f[key] as string[] | undefined)?.length) &&
+    !f.parent_request_ids?.length &&
     [f.min_latency, f.max_latency, f.min_tokens, f.max_tokens, f.min_cost, f.max_cost, f.cache_hit].every(
       (v) => v === undefined,
     ) &&
@@ -214,6 +233,16 @@ const MEASURE_NAMES: Record<HistogramKind, string[]> = {
   latency: [],
 };
 
+/** A list page, the stats over its filters, and how its search was bounded (`readSearchPage`). */
+export interface LogPage {
+  rows: RequestLogEntity[];
+  total: number;
+  stats: LogStats;
+  capped: boolean;
+  /** A one- or two-character search read only this many newest rows, and older ones exist. */
+  windowFull?: number;
+}
+
 /**
  * Reads request logs with SQL built for the indexes of `request_logs` (one per filter and sort). Every read flushes
  * the writer first, so a row logged before the read is seen by it.
@@ -224,6 +253,8 @@ export class RequestLogQuery {
   readonly searchSample: TrigramSample;
   /** `CANDIDATES_FIRST_MAX`, per instance: a test sets it to read a small table both ways. */
   candidatesFirstMax = CANDIDATES_FIRST_MAX;
+  /** `SHORT_SEARCH_WINDOW`, per instance: a test sets it to fill the window with a few rows. */
+  shortSearchWindow = SHORT_SEARCH_WINDOW;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -240,12 +271,13 @@ export class RequestLogQuery {
    * A page of rows, and the stats over every row the filters match. `total` (the pagination's `total_count`) is the
    * stats' `total_requests`: one aggregate pass serves both, concurrently with the page's own query. With
    * `content_search` both cover the matches up to `SEARCH_COUNT_MARGIN` past the page's end, and `capped` says when
-   * there are more (`searchPage`).
+   * there are more (`searchPage`); `countLimit` (the list's `count_limit`) sets that margin, with or without a search.
    */
   async list(
     filters: LogFilters,
     page: { limit: number; offset: number; sort_by: LogSortField; order: 'asc' | 'desc' },
-  ): Promise<{ rows: RequestLogEntity[]; total: number; stats: LogStats; capped: boolean }> {
+    countLimit?: number,
+  ): Promise<LogPage> {
     await this.store.flush();
     const direction = page.order === 'asc' ? 'ASC' : 'DESC';
     const column = SORT_COLUMNS[page.sort_by];
@@ -253,7 +285,7 @@ export class RequestLogQuery {
     const nulls = column === 'timestamp' || column === 'latency' ? '' : ' NULLS LAST';
     if (filters.content_search) {
       const order = `${column} ${direction}${nulls}, id ${direction}`;
-      return this.searchPage(filters, filters.content_search, page, order);
+      return this.searchPage(filters, filters.content_search, page, order, countLimit);
     }
     const where = this.whereOf(filters);
     const sql = pageSql({
@@ -265,12 +297,26 @@ export class RequestLogQuery {
       nulls,
       limit: page.limit,
       offset: page.offset,
+      // No index of request_logs gives the ids with the filters' columns, so the ids' pass reads the rows anyway:
+      // ids first pays only to skip a deep offset.
+      direct: page.offset <= page.limit,
     });
-    const [rows, stats] = await Promise.all([
+    const counted =
+      countLimit === undefined
+        ? this.aggregate(filters).then((stats) => ({ stats, capped: false }))
+        : countUpTo(this.db, {
+            table: 'request_logs',
+            matchColumns: MATCH_COLUMNS,
+            where: this.whereOf(filters),
+            order: `${column} ${direction}${nulls}`,
+            cap: page.offset + page.limit + countLimit,
+            measures: SUMS_OF_ROWS,
+          }).then(({ capped, measures }) => ({ stats: statsOf(sumsOf(measures)), capped }));
+    const [rows, { stats, capped }] = await Promise.all([
       this.db.query<RequestLogEntity[]>(sql, where.params),
-      this.aggregate(filters),
+      counted,
     ]);
-    return { rows: rows.map(normalizeRow), total: stats.total_requests, stats, capped: false };
+    return { rows: rows.map(normalizeRow), total: stats.total_requests, stats, capped };
   }
 
   /**
@@ -285,8 +331,10 @@ export class RequestLogQuery {
     term: string,
     page: { limit: number; offset: number },
     order: string,
-  ): Promise<{ rows: RequestLogEntity[]; total: number; stats: LogStats; capped: boolean }> {
-    const { rows, capped, measures } = await readSearchPage<RequestLogEntity>(this.db, {
+    margin?: number,
+  ): Promise<LogPage> {
+    const { rows, capped, measures, windowFull } = await readSearchPage<RequestLogEntity>(this.db, {
+      margin,
       table: 'request_logs',
       idType: 'uuid',
       listColumns: LIST_COLUMNS,
@@ -299,12 +347,16 @@ export class RequestLogQuery {
       sampled: this.searchSample.search(term),
       candidatesFirstMax: this.candidatesFirstMax,
       measures: SUMS_OF_ROWS,
+      window: trigramless(term)
+        ? { rows: this.shortSearchWindow, range: (w) => timeRange(w, filters.start_time, filters.end_time) }
+        : undefined,
     });
     const stats = statsOf(sumsOf(measures));
-    return { rows: rows.map(normalizeRow), total: stats.total_requests, stats, capped };
+    return { rows: rows.map(normalizeRow), total: stats.total_requests, stats, capped, windowFull };
   }
 
   async hasLogs(): Promise<boolean> {
+    await this.store.flush();
     const rows = await this.db.query<Array<{ found: boolean }>>('SELECT EXISTS (SELECT 1 FROM request_logs) AS found');
     return rows[0]?.found === true;
   }
@@ -344,6 +396,15 @@ export class RequestLogQuery {
       where,
     );
     return sumsOf(rows[0] ?? {});
+  }
+
+  /** The largest groups (by provider, model or virtual key) of the rows the filters match, and their total. */
+  async groups(
+    filters: LogFilters,
+    options: { group_by: LogGroupBy; sort_by: LogGroupSortField; limit: number },
+  ): Promise<LogGroups> {
+    await this.store.flush();
+    return readLogGroups(this.db, () => this.whereOf(filters), options.group_by, options.sort_by, options.limit);
   }
 
   async get(id: string): Promise<{ row: RequestLogEntity; content: RequestLogContentEntity | null; input: unknown }> {
@@ -474,7 +535,7 @@ function bucketOf(kind: HistogramKind, at: Date, row: Record<string, unknown> | 
       bucket.cost = num(row?.cost);
       break;
     case 'latency': {
-      const pct = parsePercentiles(row?.pct);
+      const pct = sqlNumberArray(row?.pct);
       bucket.avg = optionalNum(row?.avg);
       bucket.p50 = pct[0] ?? null;
       bucket.p90 = pct[1] ?? null;
@@ -484,13 +545,6 @@ function bucketOf(kind: HistogramKind, at: Date, row: Record<string, unknown> | 
     }
   }
   return bucket;
-}
-
-/** A float8[] as the driver returns it: an array, or its text form `{1,2,3}` (PGlite). */
-function parsePercentiles(value: unknown): number[] {
-  if (Array.isArray(value)) return value.map(Number);
-  if (typeof value === 'string') return value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
-  return [];
 }
 
 /** Numbers as numbers and timestamps as dates, whichever driver read the row. */

@@ -4,9 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { redactPayload } from '../../../core/secrets/payload-redaction.js';
+import { redactPayload, redactSecrets } from '../../../core/secrets/payload-redaction.js';
 import { foldForSearch } from '../../../core/persistence/log-sql.js';
-import type { Json, Usage } from '../providers/provider-adapter.js';
+import type { Json, Usage } from '../providers/shared/provider-adapter.js';
 import {
   REQUEST_TYPES,
   type ChainFailure,
@@ -21,8 +21,7 @@ import { inputOf, searchTextOf } from './log-content.js';
 import { RequestLogStore } from './request-log.store.js';
 import { StreamCapture } from './stream-capture.js';
 import { logMetadataOf } from '../../../core/http/log-metadata.js';
-import type { PluginLogEntry } from '../../../core/plugins/gateway-plugin.js';
-import { PluginRegistry } from '../../../core/plugins/plugin-registry.js';
+import { type PluginLogEntry, PluginRegistry } from '../../plugins/index.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -311,7 +310,7 @@ export class RequestLogRecorder {
       timestamp: row.timestamp,
       input_history: input ? redactPayload(input.input, this.maxContent) : null,
       output_message: output === undefined ? null : redactPayload(output, this.maxContent),
-      params: input?.params ?? null,
+      params: input?.params ? redactSecrets(input.params) : null,
       tools: input ? redactPayload(input.tools, this.maxContent) : null,
       raw_request: rawRequest,
       raw_response: rawResponse,

@@ -1,4 +1,4 @@
-import type { Json, StreamOutput } from '../providers/provider-adapter.js';
+import type { Json, StreamOutput } from '../providers/shared/provider-adapter.js';
 
 interface MergedToolCall {
   index: number;

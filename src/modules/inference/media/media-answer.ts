@@ -1,5 +1,5 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { InferenceKind, Json, MediaAnswer, ParsedResponse } from '../providers/provider-adapter.js';
+import type { InferenceKind, Json, MediaAnswer, ParsedResponse } from '../providers/shared/provider-adapter.js';
 
 /** Whether a content-type is JSON (`application/json`, `application/problem+json`, with parameters or not). */
 export function isJsonType(contentType: string): boolean {

@@ -1,4 +1,4 @@
-import type { InferenceKind } from '../providers/provider-adapter.js';
+import type { InferenceKind } from '../providers/shared/provider-adapter.js';
 
 /** Kinds whose request is a multipart form with files (the canonical body holds `UploadedFile`s). */
 export const MULTIPART_KINDS: ReadonlySet<InferenceKind> = new Set(['transcription', 'image_edit', 'image_variation']);

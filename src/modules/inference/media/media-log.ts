@@ -1,4 +1,4 @@
-import type { Json } from '../providers/provider-adapter.js';
+import type { Json } from '../providers/shared/provider-adapter.js';
 import { isUploadedFile } from './uploaded-file.js';
 
 /**

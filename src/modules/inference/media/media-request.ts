@@ -1,5 +1,5 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { InferenceKind, Json } from '../providers/provider-adapter.js';
+import type { InferenceKind, Json } from '../providers/shared/provider-adapter.js';
 import { isUploadedFile } from './uploaded-file.js';
 
 type MediaKind = 'speech' | 'transcription' | 'image_generation' | 'image_edit' | 'image_variation' | 'ocr';

@@ -1,5 +1,5 @@
-import { usageFromResponses } from '../providers/openai-usage.js';
-import type { Usage } from '../providers/provider-adapter.js';
+import { usageFromResponses } from '../providers/openai/openai-usage.js';
+import type { Usage } from '../providers/shared/provider-adapter.js';
 
 type Obj = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { Json } from '../providers/provider-adapter.js';
+import type { Json } from '../providers/shared/provider-adapter.js';
 import { UploadedFile } from './uploaded-file.js';
 
 /** Fields that are lists in the canonical body even when sent once (`image[]` is gpt-image-1's several images). */

@@ -1,6 +1,6 @@
 import type { ModelPrice, PriceCalculation, Usage as PriceUsage } from '@pydantic/genai-prices';
-import { COST_PART_FIELDS } from '../providers/cost-fields.js';
-import type { Cost } from '../providers/provider-adapter.js';
+import { COST_PART_FIELDS } from '../providers/shared/cost-fields.js';
+import type { Cost } from '../providers/shared/provider-adapter.js';
 
 /**
  * A cost the provider sent (Perplexity's object, OpenRouter's number as `total_cost`): it wins over the table. Parts

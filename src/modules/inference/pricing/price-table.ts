@@ -1,15 +1,15 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { calcPrice, type ModelPrice, type Provider } from '@pydantic/genai-prices';
+import { calcPrice, type ConditionalPrice, type ModelPrice, type Provider } from '@pydantic/genai-prices';
 import type { Logger } from 'pino';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../providers/provider-ids.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
-import type { Cost, Usage } from '../providers/provider-adapter.js';
+import type { Cost, Usage } from '../providers/shared/provider-adapter.js';
 import { costBreakdown, providerSentCost } from './cost-breakdown.js';
 import { priceDataVersion } from './price-data.js';
 import { priceTarget } from './price-provider-ids.js';
 import { prepareRates, pricePrepared, type PreparedRates } from './prepared-rates.js';
 import { toPriceUsage } from './price-usage.js';
-import { PATCH_FIELDS, type PatchField, type PricingPatch } from '../../governance/pricing-overrides/pricing-scopes.js';
+import { PATCH_FIELDS, type PatchField, type PricingPatch } from '../../governance/index.js';
 
 /** A model found in the package's table, ready to price without searching again. */
 interface PricedModel {
@@ -121,6 +121,25 @@ export class PriceTable {
     }
   }
 
+  /**
+   * The table's rates for a model in the units of a pricing override (USD per token, per request, per search), or
+   * undefined when the table does not price it: what an override's fields replace. Dated prices give the rates in
+   * force now.
+   */
+  catalogueRates(provider: ProviderId, model: string, at = new Date()): PricingPatch | undefined {
+    const found = this.lookup(provider, model);
+    if (!found) return undefined;
+    const price = currentPrice(found.provider.models[0]!.prices, at);
+    if (!price) return undefined;
+    const rates: PricingPatch = {};
+    for (const field of Object.keys(PATCH_FIELDS) as PatchField[]) {
+      const { key, per } = PATCH_FIELDS[field];
+      const value = price[key];
+      if (typeof value === 'number') rates[field] = value / per;
+    }
+    return rates;
+  }
+
   private lookup(provider: ProviderId, model: string): PricedModel | null {
     const version = priceDataVersion();
     if (version !== this.lookupsVersion || this.lookups.size >= MAX_CACHED_LOOKUPS) {
@@ -161,6 +180,20 @@ function search(provider: ProviderId, model: string): PricedModel | null {
     }
   }
   return null;
+}
+
+/**
+ * The price in force at `at`: a plain price, or the last entry whose start date has passed (entries bound to a time
+ * of day count as always started: the listing shows one rate, not a schedule).
+ */
+function currentPrice(prices: ModelPrice | ConditionalPrice[], at: Date): ModelPrice | undefined {
+  if (!Array.isArray(prices)) return prices;
+  let current: ModelPrice | undefined;
+  for (const entry of prices) {
+    const start = (entry.constraint as { start_date?: string } | undefined)?.start_date;
+    if (!start || Date.parse(start) <= at.getTime()) current = entry.prices;
+  }
+  return current;
 }
 
 /** A model price with the patch's rates in place of the table's (USD per unit becomes per million or per thousand). */

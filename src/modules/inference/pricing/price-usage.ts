@@ -1,6 +1,6 @@
 import type { Usage as PriceUsage } from '@pydantic/genai-prices';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
-import type { Usage } from '../providers/provider-adapter.js';
+import type { ProviderId } from '../providers/provider-ids.js';
+import type { Usage } from '../providers/shared/provider-adapter.js';
 
 /**
  * The contract's Usage as `@pydantic/genai-prices` counts it. The package prices a lattice of usage keys where a more

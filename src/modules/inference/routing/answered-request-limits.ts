@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
-import { GovernanceEnforcer } from '../../governance/limits/governance-enforcer.js';
+import type { ProviderId } from '../providers/provider-ids.js';
+import { GovernanceEnforcer, type Admission } from '../../governance/index.js';
 import type { InferenceCall } from './inference-call.js';
+import { isPending } from '../../../core/async/maybe-promise.js';
 
 /**
  * Governance of an answer a plugin gave (a cache hit), which never reaches the router: the virtual key must be allowed
  * the answer's provider and model (403 as the router would answer), and with `plugins.cache_hits_count_requests` the
  * hit counts as one request in the request rate limits covering it (429 when they are spent). Budgets and token
- * limits are never charged: a hit costs nothing and used no tokens.
+ * limits are never charged: a hit costs nothing and used no tokens. The request's completion settles the admission
+ * (completion/settlement.ts `settleAnswered`).
  */
 @Injectable()
 export class AnsweredRequestLimits {
@@ -21,11 +23,11 @@ export class AnsweredRequestLimits {
     this.countRequests = config.plugins.cache_hits_count_requests;
   }
 
-  /** The `x-ratelimit-*` headers of the counted request, when one was counted. */
-  async admit(call: InferenceCall, provider: string, model: string): Promise<Record<string, string> | undefined> {
+  /** The counted request's admission (its `x-ratelimit-*` headers), when one was counted. */
+  async admit(call: InferenceCall, provider: string, model: string): Promise<Admission | undefined> {
     if (!call.virtualKey) return undefined;
     const begun = this.governance.begin(call.virtualKey.id);
-    const governed = begun instanceof Promise ? await begun : begun;
+    const governed = isPending(begun) ? await begun : begun;
     if (!governed) return undefined;
     const config = governed.access(provider as ProviderId, model);
     if (!this.countRequests) return undefined;
@@ -33,8 +35,6 @@ export class AnsweredRequestLimits {
       .levels(config, provider as ProviderId, model)
       .filter((level) => level.rateLimit !== undefined)
       .map((level) => ({ ...level, budgets: [] }));
-    const admission = await governed.admit(levels, () => ({ costUsd: 0, tokens: 0 }));
-    admission?.commit({ costUsd: 0, tokens: 0 });
-    return admission?.headers;
+    return governed.admit(levels, () => ({ costUsd: 0, tokens: 0 }));
   }
 }

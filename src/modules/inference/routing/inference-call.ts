@@ -1,14 +1,21 @@
 import type { VirtualKeyMcpGrant } from '../../../core/auth/principal.js';
 import type { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { Admission } from '../../governance/limits/governance-enforcer.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { Admission, PricingOverrideSet } from '../../governance/index.js';
+import type { ProviderId } from '../providers/provider-ids.js';
 import type { Cancellation } from '../../../core/outbound/cancellation.js';
-import type { RequestTrace } from '../../../core/tracing/inference-tracing.service.js';
+import type { RequestTrace } from '../telemetry/inference-tracing.service.js';
 import type { OutboundResponse } from '../../../core/outbound/outbound-http.service.js';
-import type { InferenceKind, Json, ParsedResponse, StreamDecoder } from '../providers/provider-adapter.js';
+import type {
+  InferenceKind,
+  Json,
+  MediaAnswer,
+  ParsedResponse,
+  StreamDecoder,
+  StreamOutput,
+  Usage,
+} from '../providers/shared/provider-adapter.js';
 import type { CallOrigin } from '../logs/request-log.recorder.js';
-import type { PricingOverrideSet } from '../../governance/pricing-overrides/pricing-override-set.js';
-import type { PluginRun } from '../../../core/plugins/plugin-run.js';
+import type { PluginRun } from '../../plugins/index.js';
 import type { KeyPin } from './key-selector.js';
 import type { RoutingInfo } from './routing-info.js';
 
@@ -115,4 +122,30 @@ export interface RoutedResult {
   raw?: RawExchange;
   /** The serving model's reservation at its governance levels, settled when the answer is over. */
   admission?: Admission;
+}
+
+/** A unary answer as the caller gets it; `binary` (audio, a text transcript) is sent instead of `body`. */
+export interface ServedAnswer {
+  body: Json;
+  headers: Record<string, string>;
+  usage: Usage | undefined;
+  binary?: MediaAnswer;
+}
+
+/** How a stream ended, as its writer saw it. */
+export interface StreamEnd {
+  /** 200, the failure's status, or 499 when the client went away. */
+  status: number;
+  /** The final usage, priced by the tap as it was written. */
+  usage: Usage | undefined;
+  ttftMs: number | undefined;
+  failure: GatewayException | undefined;
+  cancelled: boolean;
+}
+
+/** What a stream writer is given by the completion: the pricing of usage chunks and the log row's capture. */
+export interface StreamTap {
+  price(usage: Usage): Usage | undefined;
+  /** Each output written, for the log row's content (undefined when nothing is captured). */
+  see: ((output: StreamOutput) => void) | undefined;
 }

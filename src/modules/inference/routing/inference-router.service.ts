@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../providers/provider-ids.js';
 import { ProviderCatalog } from '../catalog/provider-catalog.service.js';
 import type { ProviderSnapshot } from '../catalog/provider-snapshot.js';
 import {
@@ -8,13 +8,13 @@ import {
   type Admission,
   type GovernedCall,
   type UsageEstimate,
-} from '../../governance/limits/governance-enforcer.js';
+  RoutingRuleEngine,
+} from '../../governance/index.js';
 import { PriceTable } from '../pricing/price-table.js';
-import { adapterFor } from '../providers/adapter-registry.js';
+import { adapterFor } from '../providers/registry.js';
 import { forwardedHeaders } from '../../../core/config/forward-headers.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
-import { providerTarget } from '../providers/provider-target.js';
-import { RoutingRuleEngine } from '../../governance/routing-rules/routing-rule-engine.js';
+import { providerTarget } from '../providers/shared/provider-target.js';
 import { REQUEST_TYPES, type InferenceCall, type RouteProgress, type RoutedResult } from './inference-call.js';
 import { eligibleKeys, pickKey, resolveAlias } from './key-selector.js';
 import { parseModelRef, type ModelRef } from './model-ref.js';
@@ -22,9 +22,10 @@ import { bareCandidates, resolveModel, type ResolvedModel } from './model-resolv
 import { allowsFallback, retryActionFor, waitBeforeRetry } from './retry-policy.js';
 import { routingSnapshot, type RoutingInfo } from './routing-info.js';
 import { AttemptFailure, exhausted, UpstreamAttempts } from './upstream-attempt.js';
-import { CircuitBreakerEngine } from '../../circuit-breaker/circuit-breaker.engine.js';
-import type { CircuitTrip, CircuitWatch } from '../../circuit-breaker/circuit-watch.js';
+import { CircuitBreakerEngine, type CircuitTrip, type CircuitWatch } from '../../circuit-breaker/index.js';
 import { estimateTokens } from './usage-estimate.js';
+import { releaseUnused } from '../completion/settlement.js';
+import { isPending } from '../../../core/async/maybe-promise.js';
 
 /** A model's final failure and whether the next fallback may run. */
 interface ModelFailure {
@@ -59,7 +60,7 @@ export class InferenceRouter {
 
   async route(call: InferenceCall): Promise<RoutedResult> {
     const current = this.catalog.snapshot();
-    const snapshot = current instanceof Promise ? await current : current;
+    const snapshot = isPending(current) ? await current : current;
     const requested = parseModelRef(call.body.model as string);
     let fallbacks = (call.body.fallbacks as string[] | undefined) ?? [];
     let target = requested;
@@ -71,7 +72,7 @@ export class InferenceRouter {
       query: call.query,
       virtualKey: call.virtualKey,
     });
-    const decision = deciding instanceof Promise ? await deciding : deciding;
+    const decision = isPending(deciding) ? await deciding : deciding;
     if (decision) {
       target = parseModelRef(decision.provider ? `${decision.provider}/${decision.model}` : decision.model);
       if (decision.fallbacks.length > 0) fallbacks = decision.fallbacks;
@@ -82,7 +83,7 @@ export class InferenceRouter {
     const primary = target;
     const state = call.progress;
     const begun = call.virtualKey ? this.governance.begin(call.virtualKey.id) : undefined;
-    const governed = begun instanceof Promise ? await begun : begun;
+    const governed = isPending(begun) ? await begun : begun;
     let last: ModelFailure | undefined;
     /** Policies whose fallback joined the chain (each diverts once per request, so two policies cannot loop). */
     let diverted: Set<string> | undefined;
@@ -110,7 +111,7 @@ export class InferenceRouter {
         }
         resolved = resolveModel(call, ref, snapshot, index === 0);
         const admitting = this.breakers.admit(resolved.provider, resolved.ref.model, resolved.keys);
-        const breaker = admitting instanceof Promise ? await admitting : admitting;
+        const breaker = isPending(admitting) ? await admitting : admitting;
         if (breaker?.kind === 'divert') {
           // The primary's circuit is open: it is not called, and the policy's fallback is tried next.
           info.provider = resolved.provider;
@@ -160,7 +161,7 @@ export class InferenceRouter {
       try {
         outcome = await this.runModel(call, resolved, info, state, watch);
       } catch (err) {
-        admission?.release();
+        releaseUnused(admission);
         throw err;
       } finally {
         watch?.release();
@@ -175,7 +176,7 @@ export class InferenceRouter {
         };
       }
       // Nothing was answered, so nothing was used: the reservation goes.
-      admission?.release();
+      releaseUnused(admission);
       last = admission ? { ...outcome, headers: admission.headers } : outcome;
       call.chain?.push({
         fallbackIndex: index,

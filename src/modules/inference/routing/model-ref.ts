@@ -1,4 +1,4 @@
-import { PROVIDER_IDS, type ProviderId } from '../../../core/errors/routing-info.dto.js';
+import { PROVIDER_IDS, type ProviderId } from '../providers/provider-ids.js';
 
 const PROVIDERS: ReadonlySet<string> = new Set(PROVIDER_IDS);
 

@@ -1,5 +1,5 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../providers/provider-ids.js';
 import type {
   ConfiguredKey,
   ConfiguredProvider,
@@ -7,8 +7,8 @@ import type {
   ProviderSnapshot,
 } from '../catalog/provider-snapshot.js';
 import { MEDIA_KINDS } from '../media/media-kinds.js';
-import { adapterFor } from '../providers/adapter-registry.js';
-import type { InferenceKind, Json, ProviderAdapter } from '../providers/provider-adapter.js';
+import { adapterFor } from '../providers/registry.js';
+import type { InferenceKind, Json, ProviderAdapter } from '../providers/shared/provider-adapter.js';
 import { responsesToChatRequest } from '../translation/responses-bridge.js';
 import { REQUEST_TYPES, type InferenceCall } from './inference-call.js';
 import { eligibleKeys, keyAllows, resolveAlias } from './key-selector.js';

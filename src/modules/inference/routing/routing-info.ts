@@ -1,6 +1,6 @@
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../providers/provider-ids.js';
 import type { KeyAlias } from '../catalog/provider-snapshot.js';
-import { definedMembers } from '../providers/wire-json.js';
+import { definedMembers } from '../providers/shared/wire-json.js';
 
 /** The contract's routing info of one request (gateway-api.md "Routing info"). */
 export interface RoutingInfo {

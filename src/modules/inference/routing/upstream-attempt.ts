@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { ProviderId } from '../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../providers/provider-ids.js';
 import {
   OutboundHttpService,
   readBodyCapped,
   type OutboundResponse,
 } from '../../../core/outbound/outbound-http.service.js';
-import type { RequestTrace } from '../../../core/tracing/inference-tracing.service.js';
-import { endAttemptTrace, startAttemptTrace } from '../inference-tracing.js';
+import type { RequestTrace } from '../telemetry/inference-tracing.service.js';
+import { endAttemptTrace, startAttemptTrace } from '../telemetry/inference-tracing.js';
 import {
   type InferenceKind,
   type Json,
@@ -16,11 +16,11 @@ import {
   type ProviderTarget,
   type TaskWait,
   TOP_LEVEL_ARRAY,
-} from '../providers/provider-adapter.js';
-import { OutboundAdapterIo } from '../providers/adapter-io.js';
+} from '../providers/shared/provider-adapter.js';
+import { OutboundAdapterIo } from '../providers/shared/adapter-io.js';
 import { MEDIA_ANSWER_KINDS } from '../media/media-kinds.js';
-import { providerException } from '../providers/provider-exception.js';
-import { copyWithout } from '../providers/wire-json.js';
+import { providerException } from '../providers/shared/provider-exception.js';
+import { copyWithout } from '../providers/shared/wire-json.js';
 import { REQUEST_TYPES, type InferenceCall, type RouteProgress, type RoutedResult } from './inference-call.js';
 import type { ResolvedModel } from './model-resolver.js';
 import { routingErrorFields, routingHeaders, routingSnapshot, type RoutingInfo } from './routing-info.js';

@@ -1,4 +1,4 @@
-import type { InferenceKind, Json } from '../providers/provider-adapter.js';
+import type { InferenceKind, Json } from '../providers/shared/provider-adapter.js';
 
 /** Output tokens assumed for a generating request that sets no limit of its own. */
 export const DEFAULT_OUTPUT_TOKENS = 1024;

@@ -1,5 +1,5 @@
-import type { Json } from '../providers/provider-adapter.js';
-import { asArray, asObject, asString } from '../providers/wire-json.js';
+import type { Json } from '../providers/shared/provider-adapter.js';
+import { asArray, asObject, asString } from '../providers/shared/wire-json.js';
 
 /**
  * A chat request's prompt as a Responses request's (`instructions`, `input` items, function `tools`), for counting

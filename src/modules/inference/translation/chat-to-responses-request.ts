@@ -1,6 +1,6 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { Json } from '../providers/provider-adapter.js';
-import { asObject, asString } from '../providers/wire-json.js';
+import type { Json } from '../providers/shared/provider-adapter.js';
+import { asObject, asString } from '../providers/shared/wire-json.js';
 import { chatPromptAsResponsesInput } from './chat-to-responses-input.js';
 
 /** Chat members a Responses request takes under the same name. */

@@ -1,6 +1,6 @@
-import { toResponsesWireUsage, usageFromOpenAi } from '../providers/openai-usage.js';
-import type { Json, Usage } from '../providers/provider-adapter.js';
-import { asArray, asObject, asString } from '../providers/wire-json.js';
+import { toResponsesWireUsage, usageFromOpenAi } from '../providers/openai/openai-usage.js';
+import type { Json, Usage } from '../providers/shared/provider-adapter.js';
+import { asArray, asObject, asString } from '../providers/shared/wire-json.js';
 import {
   citationsOf,
   itemIdFor,

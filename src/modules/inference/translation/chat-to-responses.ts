@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { toResponsesWireUsage, usageFromOpenAi } from '../providers/openai-usage.js';
-import type { Json, Usage } from '../providers/provider-adapter.js';
-import { asArray, asObject, asString } from '../providers/wire-json.js';
+import { toResponsesWireUsage, usageFromOpenAi } from '../providers/openai/openai-usage.js';
+import type { Json, Usage } from '../providers/shared/provider-adapter.js';
+import { asArray, asObject, asString } from '../providers/shared/wire-json.js';
 import type {
   ItemStatus,
   ResponsesFunctionCallItem,
@@ -58,6 +58,7 @@ export function responseEnvelope(
     output: fields.output,
     parallel_tool_calls: typeof request.parallel_tool_calls === 'boolean' ? request.parallel_tool_calls : true,
     previous_response_id: null,
+    access_programs: null,
     reasoning: { effort: asString(reasoning?.effort) ?? null, summary: asString(reasoning?.summary) ?? null },
     store: false,
     temperature: numberOrNull(request.temperature, 1),

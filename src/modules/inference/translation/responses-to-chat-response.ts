@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { toOpenAiWireUsage } from '../providers/openai-usage.js';
-import type { Json, Usage } from '../providers/provider-adapter.js';
-import { asArray, asObject, asString } from '../providers/wire-json.js';
+import { toOpenAiWireUsage } from '../providers/openai/openai-usage.js';
+import type { Json, Usage } from '../providers/shared/provider-adapter.js';
+import { asArray, asObject, asString } from '../providers/shared/wire-json.js';
 
 /** `chatcmpl-` id derived from the response id (stable for one answer). */
 export function chatIdFor(responseId: unknown): string {

@@ -1,5 +1,5 @@
-import type { Json, StreamDecoder, StreamOutput } from '../providers/provider-adapter.js';
-import { asObject, asString } from '../providers/wire-json.js';
+import type { Json, StreamDecoder, StreamOutput } from '../providers/shared/provider-adapter.js';
+import { asObject, asString } from '../providers/shared/wire-json.js';
 import { chatFinishReasonOf, chatIdFor } from './responses-to-chat-response.js';
 
 /** A function call being streamed: its chat tool-call index and whether any argument text went out. */

@@ -1,6 +1,6 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { Json } from '../providers/provider-adapter.js';
-import { asArray, asObject, asString } from '../providers/wire-json.js';
+import type { Json } from '../providers/shared/provider-adapter.js';
+import { asArray, asObject, asString } from '../providers/shared/wire-json.js';
 
 /**
  * A Responses API request → a chat completions request, for providers without `/responses`.

@@ -1,5 +1,5 @@
-import type { Json } from '../providers/provider-adapter.js';
-import type { ResponsesWireUsage } from '../providers/openai-usage.js';
+import type { Json } from '../providers/shared/provider-adapter.js';
+import type { ResponsesWireUsage } from '../providers/openai/openai-usage.js';
 
 /**
  * The Responses API objects the chat bridge emits, typed as OpenAI sends them (the official SDK's types accept
@@ -75,6 +75,8 @@ export interface ResponsesObject {
   output: ResponsesOutputItem[];
   parallel_tool_calls: boolean;
   previous_response_id: null;
+  /** Domain access programs the request ran under (the openai SDK's field); none through the gateway. */
+  access_programs: null;
   /** Echo of the request's `reasoning` (effort as asked). */
   reasoning: { effort: string | null; summary: string | null };
   store: false;

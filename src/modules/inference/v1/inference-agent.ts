@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
-import { InferenceTracing } from '../../../core/tracing/inference-tracing.service.js';
-import { McpToolCatalog, McpToolExecutor, type ExposedTool } from '../../mcp/mcp-contract.js';
+import { InferenceTracing } from '../telemetry/inference-tracing.service.js';
 import {
+  McpToolCatalog,
+  McpToolExecutor,
+  type ExposedTool,
   answerToolCalls,
   callArguments,
   continueConversation,
@@ -12,13 +14,16 @@ import {
   narrowTools,
   toolResultText,
   type AnswerToolCall,
-} from '../../mcp/tools/tool-injection.js';
-import { startInferenceTrace } from '../inference-tracing.js';
-import { toOpenAiWireUsage, toResponsesWireUsage } from '../providers/openai-usage.js';
-import type { Json, Usage } from '../providers/provider-adapter.js';
+} from '../../mcp/index.js';
+import { startInferenceTrace } from '../telemetry/inference-tracing.js';
+import { toOpenAiWireUsage, toResponsesWireUsage } from '../providers/openai/openai-usage.js';
+import type { Json, Usage } from '../providers/shared/provider-adapter.js';
 import type { InferenceCall, RoutedResult } from '../routing/inference-call.js';
 import { InferenceRouter } from '../routing/inference-router.service.js';
 import { InferenceResponder, usdText } from './inference-responder.js';
+import { InferenceCompletion } from '../completion/completion.js';
+import type { Admission } from '../../governance/index.js';
+import { isPending } from '../../../core/async/maybe-promise.js';
 
 /** The MCP tools a request was given, when it was given any. */
 export interface InjectedTools {
@@ -39,6 +44,7 @@ export class InferenceAgent {
     private readonly executor: McpToolExecutor,
     private readonly router: InferenceRouter,
     private readonly responder: InferenceResponder,
+    private readonly completion: InferenceCompletion,
     private readonly tracing: InferenceTracing,
     private readonly config: GatewayConfig,
   ) {}
@@ -51,7 +57,7 @@ export class InferenceAgent {
     // The call carries the virtual key as McpCaller wants it (`virtualKey: { id, name, mcp_grants }`): no caller object
     // is built.
     const listed = this.catalog.toolsFor(call);
-    if (listed instanceof Promise) return listed.then((tools) => this.offer(call, tools));
+    if (isPending(listed)) return listed.then((tools) => this.offer(call, tools));
     return this.offer(call, listed);
   }
 
@@ -68,8 +74,8 @@ export class InferenceAgent {
   /**
    * Agent mode from the first round's result: while the answer's tool calls are all auto-executable ones (and
    * `mcp.max_agent_depth` rounds of calls have not run), runs them in parallel and asks the model again. Answers the
-   * last round with the usage and cost of every round summed. `track` learns each round's call (a round that fails is
-   * logged as its own).
+   * last round with the usage and cost of every round summed. Each round is completed as a served request of its own;
+   * `track` learns each round's call and its reservation (a round that fails is completed as a failure of its own).
    */
   async run(
     first: InferenceCall,
@@ -77,7 +83,7 @@ export class InferenceAgent {
     injected: InjectedTools,
     request: FastifyRequest,
     started: number,
-    track: (call: InferenceCall) => void,
+    track: (call: InferenceCall, admission: Admission | undefined) => void,
   ): Promise<{ body: Json; headers: Record<string, string>; usage: Usage | undefined }> {
     const kind = first.kind === 'chat' ? 'chat' : 'responses';
     const llmRequestId = first.log?.logId ?? request.id;
@@ -89,7 +95,13 @@ export class InferenceAgent {
     let total: Usage | undefined;
     let rounds = 0;
     for (;;) {
-      const served = this.responder.unary(call, result, request, roundStarted);
+      const round = call;
+      const routed = result;
+      const served = this.completion.complete(round, request, roundStarted, {
+        kind: 'served',
+        result: routed,
+        shape: (usage, keep) => this.responder.unary(round, routed, usage, keep),
+      });
       total = addUsage(total, served.usage);
       const calls = answerToolCalls(kind, served.body);
       const runnable = calls.length > 0 && calls.every((c) => auto.has(c.name));
@@ -104,8 +116,9 @@ export class InferenceAgent {
         agentRequestId: llmRequestId,
         round: rounds,
       });
-      track(call);
+      track(call, undefined);
       result = await this.router.route(call);
+      track(call, result.admission);
     }
   }
 

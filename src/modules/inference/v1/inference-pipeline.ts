@@ -1,25 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { directKeyOf } from '../../../core/auth/data-plane-credential.js';
 import { sendRawJson } from '../../../core/http/raw-json.js';
 import { headerValue } from '../../../core/http/request-header.js';
 import { Cancellation } from '../../../core/outbound/cancellation.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { PluginAnswer } from '../../../core/plugins/gateway-plugin.js';
-import { PluginRegistry } from '../../../core/plugins/plugin-registry.js';
-import { InferenceTracing } from '../../../core/tracing/inference-tracing.service.js';
-import { PricingOverrides } from '../../governance/pricing-overrides/pricing-override-set.js';
+import { type PluginAnswer, PluginRegistry } from '../../plugins/index.js';
+import { type Admission, PricingOverrides } from '../../governance/index.js';
+import { InferenceTracing } from '../telemetry/inference-tracing.service.js';
 import type { NativeOperation } from '../formats/native-format.js';
-import { RequestLogRecorder } from '../logs/request-log.recorder.js';
-import { startInferenceTrace } from '../inference-tracing.js';
-import type { InferenceKind, Json } from '../providers/provider-adapter.js';
-import type { InferenceCall } from '../routing/inference-call.js';
+import { startInferenceTrace } from '../telemetry/inference-tracing.js';
+import type { InferenceKind, Json } from '../providers/shared/provider-adapter.js';
+import type { InferenceCall, RoutedResult, ServedAnswer } from '../routing/inference-call.js';
 import { InferenceRouter } from '../routing/inference-router.service.js';
 import { AnsweredRequestLimits } from '../routing/answered-request-limits.js';
 import { NativeAsync } from '../async/native-async.js';
-import { InferenceAccess } from './inference-access.js';
 import { InferenceAgent, type InjectedTools } from './inference-agent.js';
 import { validateInferenceBody } from './inference-request.js';
-import { InferenceResponder, type ServedAnswer } from './inference-responder.js';
+import { InferenceResponder, replaysChat } from './inference-responder.js';
+import { InferenceCompletion } from '../completion/completion.js';
+import { answeredResult } from '../completion/outcome.js';
+import { isPending } from '../../../core/async/maybe-promise.js';
 
 /** A provider-format route: the native operation and the route's path parameters. */
 export interface NativeRoute {
@@ -35,10 +36,9 @@ export interface NativeRoute {
 @Injectable()
 export class InferencePipeline {
   constructor(
-    private readonly access: InferenceAccess,
     private readonly router: InferenceRouter,
     private readonly responder: InferenceResponder,
-    private readonly logs: RequestLogRecorder,
+    private readonly completion: InferenceCompletion,
     private readonly tracing: InferenceTracing,
     private readonly pricing: PricingOverrides,
     private readonly agent: InferenceAgent,
@@ -62,17 +62,12 @@ export class InferencePipeline {
     reply.raw.once('close', onClose);
     let call: InferenceCall | undefined;
     let source: unknown = request.body;
-    let directKey: string | undefined;
-    try {
-      directKey = this.access.directKeyOf(request);
-    } catch (err) {
-      // Refused by authentication: counted, but not a request-log row (docs/logs.md: a row is a request whose
-      // virtual key was accepted).
-      this.responder.failed(undefined, err, started);
-      throw err;
-    }
+    // Decided by the data-plane authenticator before the body was read.
+    const directKey = directKeyOf(request.credential);
     const asked = request.body as { stream?: unknown; stream_format?: unknown } | null;
-    const log = this.logs.begin(request, started, asked?.stream === true || asked?.stream_format === 'sse');
+    const log = this.completion.origin(request, started, asked?.stream === true || asked?.stream_format === 'sse');
+    // A reservation the request holds until its completion settles it (a plugin's answer's, or a routed result's).
+    let held: Admission | undefined;
     try {
       if (native) {
         source = native.toCanonical(
@@ -86,7 +81,7 @@ export class InferencePipeline {
       let body = validated.body;
       const stream = validated.stream;
       // A native route may stream by its path (`:streamGenerateContent`, `converse-stream`), not by a body flag.
-      if (native && stream && log) this.logs.captureStream(log);
+      if (native && stream && log) this.completion.captureStream(log);
       // Nothing is built while no enabled plugin has a hook this request would call, or applies to it.
       const plugins = !this.plugins.wants({ kind, stream, body })
         ? undefined
@@ -128,39 +123,68 @@ export class InferencePipeline {
       };
       if (answer) {
         // A plugin's answer: no provider, no routing, no admission; served as a provider's answer would be.
-        const limits = await this.answeredLimits.admit(call, answer.provider, answer.model);
-        if (limits && plugins) plugins.headers = { ...plugins.headers, ...limits };
+        const counted = await this.answeredLimits.admit(call, answer.provider, answer.model);
+        held = counted;
+        if (counted?.headers && plugins) plugins.headers = { ...plugins.headers, ...counted.headers };
         // Only once it is served: a hit refused by the rate limits is logged as the refusal it is.
         if (log) log.cacheType = answer.headers?.['x-gateway-cache-type'] ?? null;
         if (answer.type === 'stream') {
           const encoder = native?.streamEncoder?.({ body, stream });
-          await this.responder.replay(call, answer, request, reply, abort, started, encoder);
+          const replayed = answeredResult(call, answer, replaysChat(call, answer));
+          const tap = this.completion.freeTap(call);
+          const end = await this.responder.replay(call, replayed, answer, request, reply, abort, started, tap, encoder);
+          await this.completion.complete(call, request, started, {
+            kind: 'replayed',
+            result: replayed,
+            end,
+            admission: counted,
+          });
           return;
         }
-        this.send(reply, native, { body, stream }, this.responder.answered(call, answer, request, started));
+        const answering = call;
+        const result = answeredResult(call, answer, false);
+        const served = this.completion.complete(call, request, started, {
+          kind: 'answered',
+          result,
+          answer,
+          admission: counted,
+          shape: (usage, keep) => this.responder.answered(answering, result, answer, usage, keep),
+        });
+        this.send(reply, native, { body, stream }, served);
         return;
       }
       const pricing = this.pricing.snapshot();
-      call.pricing = pricing instanceof Promise ? await pricing : pricing;
+      call.pricing = isPending(pricing) ? await pricing : pricing;
       let tools: InjectedTools | undefined;
       if (kind === 'chat' || kind === 'responses') {
         const injecting = this.agent.inject(call);
-        tools = injecting instanceof Promise ? await injecting : injecting;
+        tools = isPending(injecting) ? await injecting : injecting;
         // Agent mode answers after rounds of tool calls: a round's answer is not the request's, so post-response
         // hooks (the cache's write) do not see rounds.
         if (tools?.agent && call.plugins) call.plugins.skipResponse();
       }
       // An async job's replay: the row records that the provider may now be called (and bill), before it is.
       if (request.jobTicket) await request.jobTicket.dispatched();
-      const result = await this.router.route(call);
+      const result: RoutedResult = await this.router.route(call);
+      held = result.admission;
       if (result.stream) {
         const encoder = native?.streamEncoder?.({ body, stream });
-        await this.responder.stream(call, result, request, reply, abort, started, encoder);
+        const tap = this.completion.tap(call, result);
+        const end = await this.responder.stream(call, result, request, reply, abort, started, tap, encoder);
+        await this.completion.complete(call, request, started, { kind: 'streamed', result, end });
         return;
       }
+      const routed = call;
       const served: ServedAnswer = tools?.agent
-        ? await this.agent.run(call, result, tools, request, started, (round) => (call = round))
-        : this.responder.unary(call, result, request, started);
+        ? await this.agent.run(call, result, tools, request, started, (round, admission) => {
+            call = round;
+            held = admission;
+          })
+        : this.completion.complete(call, request, started, {
+            kind: 'served',
+            result,
+            shape: (usage, keep) => this.responder.unary(routed, result, usage, keep),
+          });
       if (served.binary) {
         // Audio, or a transcript as text: relayed with the provider's content-type.
         const head = { ...served.headers, 'content-type': served.binary.contentType };
@@ -169,10 +193,14 @@ export class InferencePipeline {
       }
       this.send(reply, native, { body, stream }, served);
     } catch (err) {
-      this.responder.failed(call, err, started);
-      // An agent round that failed is logged as its own row (the earlier rounds were logged as served).
-      const origin = call ? call.log : log;
-      if (origin) this.logs.failed(call, origin, kind, source, err);
+      this.completion.complete(call, request, started, {
+        kind: 'failed',
+        error: err,
+        origin: log,
+        requestKind: kind,
+        body: source,
+        admission: held,
+      });
       throw err;
     }
   }

@@ -1,5 +1,5 @@
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { InferenceKind, Json } from '../providers/provider-adapter.js';
+import type { InferenceKind, Json } from '../providers/shared/provider-adapter.js';
 import { MEDIA_KINDS } from '../media/media-kinds.js';
 import { streamsMedia, validateMediaBody } from '../media/media-request.js';
 

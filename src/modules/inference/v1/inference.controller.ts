@@ -1,13 +1,20 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
 import { AcceptsBody } from '../../../core/http/media-types.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { ModelListingService } from '../catalog/model-listing.service.js';
+import { wildcardOf } from '../formats/format-model-list.js';
+import {
+  findOpenAiModel,
+  openAiModelList,
+  type OpenAiModel,
+  type OpenAiModelList,
+} from '../providers/openai/format/openai-model-list.js';
 import { parseMultipartForm } from '../media/multipart-form.js';
-import type { InferenceKind } from '../providers/provider-adapter.js';
-import { InferenceAccess } from './inference-access.js';
+import type { InferenceKind } from '../providers/shared/provider-adapter.js';
+import { INFERENCE_CALLERS } from './inference-callers.js';
 import { InferencePipeline } from './inference-pipeline.js';
 import { INFERENCE_BODY_SCHEMAS } from './inference-schemas.js';
 
@@ -17,10 +24,9 @@ import { INFERENCE_BODY_SCHEMAS } from './inference-schemas.js';
  */
 @ApiTags('Inference')
 @Controller('v1')
-@VirtualKeyAuth({ optional: true })
+@VirtualKeyAuth(INFERENCE_CALLERS)
 export class InferenceController {
   constructor(
-    private readonly access: InferenceAccess,
     private readonly listing: ModelListingService,
     private readonly pipeline: InferencePipeline,
   ) {}
@@ -32,18 +38,20 @@ export class InferenceController {
   })
   @ApiOkResponse({ description: '{ object: "list", data: [{ id, object: "model", created, owned_by }] }' })
   @ApiErrorResponses(401, 403)
-  async models(@Req() request: FastifyRequest): Promise<{ object: 'list'; data: unknown[] }> {
-    this.access.directKeyOf(request);
-    const listed = await this.listing.list();
-    return {
-      object: 'list',
-      data: listed.models.map((m) => ({
-        id: m.id,
-        object: 'model',
-        created: m.created ?? 0,
-        owned_by: m.owned_by ?? m.provider,
-      })),
-    };
+  async models(): Promise<OpenAiModelList> {
+    return openAiModelList(await this.listing.models());
+  }
+
+  @Get('models/*')
+  @ApiOperation({
+    operationId: 'getInferenceModel',
+    summary: 'One model by its `<provider>/<model>` id (URL-encoded or not), or a bare id one provider lists',
+  })
+  @ApiParam({ name: '*', description: 'The model id as the list shows it', schema: { type: 'string' } })
+  @ApiOkResponse({ description: '{ id, object: "model", created, owned_by }' })
+  @ApiErrorResponses(401, 403, 404)
+  async model(@Req() request: FastifyRequest): Promise<OpenAiModel> {
+    return findOpenAiModel(await this.listing.models(), wildcardOf(request));
   }
 
   @Post('chat/completions')
@@ -80,6 +88,19 @@ export class InferenceController {
   @ApiErrorResponses(401, 403, 429, 502, 504)
   responses(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.handle('responses', request, reply);
+  }
+
+  @Post('responses/input_tokens')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'countResponseInputTokens',
+    summary: 'Input tokens of a Responses request without running it (what /v1/count_tokens counts)',
+  })
+  @ApiBody({ schema: INFERENCE_BODY_SCHEMAS.count_tokens })
+  @ApiOkResponse({ description: '{ object: "response.input_tokens", input_tokens }' })
+  @ApiErrorResponses(401, 403, 429, 502, 504)
+  responseInputTokens(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.handle('count_tokens', request, reply);
   }
 
   @Post('embeddings')

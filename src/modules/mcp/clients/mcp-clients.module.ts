@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { GovernanceModule } from '../../governance/governance.module.js';
+import { GovernanceModule } from '../../governance/index.js';
 import { McpToolCatalog, McpToolTransport } from '../mcp-contract.js';
 import { McpClientStatusEntity } from './entities/mcp-client-status.entity.js';
 import { McpClientEntity } from './entities/mcp-client.entity.js';

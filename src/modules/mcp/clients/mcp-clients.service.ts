@@ -14,7 +14,7 @@ import {
   type StoredSecret,
 } from '../../../core/secrets/secret-value.js';
 import { SecretsService } from '../../../core/secrets/secrets.service.js';
-import { VirtualKeysService } from '../../governance/virtual-keys/virtual-keys.service.js';
+import { VirtualKeysService } from '../../governance/index.js';
 import {
   DEFAULT_TOOL_EXECUTION_TIMEOUT_S,
   type CreateMcpClientDto,

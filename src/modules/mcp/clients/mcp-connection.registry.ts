@@ -13,10 +13,15 @@ import { SecretsService } from '../../../core/secrets/secrets.service.js';
 import {
   exposedToolName,
   McpCallError,
+  splitToolName,
   McpToolCatalog,
   McpToolTransport,
+  type ExposedClient,
   type ExposedTool,
+  type McpCallOptions,
   type McpCaller,
+  type McpRelayedMethod,
+  type McpServerNotification,
   type McpToolDefinition,
 } from '../mcp-contract.js';
 import type { McpClientState } from './dto/mcp-client.dto.js';
@@ -31,7 +36,7 @@ import { PolicyFetch } from './mcp-outbound-fetch.js';
 import type { LiveConnection } from './live-connection.js';
 import { McpClientStatusStore } from './stdio/mcp-client-status.store.js';
 import { WorkerRoutedConnection } from './stdio/worker-routed-connection.js';
-import { VIRTUAL_KEYS_TOPIC } from '../../governance/virtual-keys/virtual-key-cache.js';
+import { VIRTUAL_KEYS_TOPIC } from '../../governance/index.js';
 
 /** Invalidation topic of MCP client registrations: `<action>:<client id>:<origin replica>`. */
 export const MCP_CLIENTS_TOPIC = 'mcp:clients';
@@ -69,12 +74,13 @@ export class McpConnectionRegistry
   private readonly clients = new Map<string, Registered>();
   private readonly origin = randomUUID();
   private readonly fetcher: PolicyFetch;
-  /** Per virtual key id: its tools, and the grant list (by identity) they were computed from. */
-  private catalog = new Map<string, { grants: readonly VirtualKeyMcpGrant[]; tools: readonly ExposedTool[] }>();
-  private unsubscribe: (() => void) | undefined;
+  /** Per virtual key id: its clients and tools, and the grant list (by identity) they were computed from. */
+  private catalog = new Map<string, CatalogEntry>();
+  private unsubscribeClients: (() => void) | undefined;
   private unsubscribeKeys: (() => void) | undefined;
   private closing = false;
   private readonly changeListeners = new Set<() => void>();
+  private readonly notificationListeners = new Set<(clientId: string, notification: McpServerNotification) => void>();
   /** Whether this process spawns stdio servers (roles worker and all). */
   private readonly stdioHere: boolean;
   /** Pending status reports of local stdio connections, by client id. */
@@ -94,7 +100,7 @@ export class McpConnectionRegistry
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.unsubscribe = this.bus.subscribe(MCP_CLIENTS_TOPIC, (message) => this.onMessage(message));
+    this.unsubscribeClients = this.bus.subscribe(MCP_CLIENTS_TOPIC, (message) => this.onMessage(message));
     // A virtual key's grants changed (or the key went) on some replica: drop the catalogs built from the old ones.
     this.unsubscribeKeys = this.bus.subscribe(VIRTUAL_KEYS_TOPIC, () => this.changed());
     // Connections are made in the background: a server down at start must not hold the gateway back.
@@ -107,7 +113,7 @@ export class McpConnectionRegistry
     this.closing = true;
     for (const timer of this.reports.values()) clearTimeout(timer);
     this.reports.clear();
-    this.unsubscribe?.();
+    this.unsubscribeClients?.();
     this.unsubscribeKeys?.();
     const all = [...this.clients.values()];
     this.clients.clear();
@@ -147,6 +153,7 @@ export class McpConnectionRegistry
         this.changed();
         if (stdio) this.reportLater(connection);
       },
+      onNotification: (notification) => this.notifyListeners(connection.id, notification),
       logger: this.logger,
     });
     return connection;
@@ -207,13 +214,35 @@ export class McpConnectionRegistry
   // ---- McpToolCatalog ----
 
   toolsFor(caller: McpCaller): readonly ExposedTool[] {
+    return this.entryFor(caller).tools;
+  }
+
+  clientsFor(caller: McpCaller): readonly ExposedClient[] {
+    return this.entryFor(caller).clients;
+  }
+
+  toolExists(name: string): boolean {
+    const split = splitToolName(name);
+    if (!split) return false;
+    for (const { entity, connection } of this.clients.values()) {
+      if (entity.name !== split.client) continue;
+      return (
+        !entity.disabled && connection?.state === 'connected' && connection.tools.some((t) => t.name === split.tool)
+      );
+    }
+    return false;
+  }
+
+  /** The caller's clients and tools, built once per key and grant list. */
+  private entryFor(caller: McpCaller): CatalogEntry {
     const key = caller.virtualKey?.id ?? '';
     const keyGrants = caller.virtualKey?.mcp_grants ?? NO_GRANTS;
     const cached = this.catalog.get(key);
     // The grants come from the key cache, which hands out a new array after every change of the key: an entry built
     // from other grants is stale even if the bus message dropping it has not arrived yet.
-    if (cached && cached.grants === keyGrants) return cached.tools;
+    if (cached && cached.grants === keyGrants) return cached;
     const tools: ExposedTool[] = [];
+    const clients: ExposedClient[] = [];
     for (const { entity, connection } of this.clients.values()) {
       if (entity.disabled || !connection || connection.state !== 'connected') continue;
       const grants: Array<readonly string[] | undefined> = [];
@@ -221,6 +250,16 @@ export class McpConnectionRegistry
       if (vkConfig) grants.push(vkConfig.tools_to_execute);
       for (const g of keyGrants) if (g.mcp_client_id === entity.id) grants.push(g.tools_to_execute);
       if (!entity.allow_on_all_virtual_keys && !grants.length) continue;
+      const timeoutMs = entity.tool_execution_timeout * 1000;
+      clients.push({
+        id: entity.id,
+        name: entity.name,
+        capabilities: connection.capabilities,
+        prompts: connection.prompts,
+        resources: connection.resources,
+        resourceTemplates: connection.resourceTemplates,
+        timeoutMs,
+      });
       const allowed = (name: string) =>
         listed(entity.tools_to_execute, name) &&
         (!grants.length || grants.some((list) => list === undefined || listed(list, name)));
@@ -233,15 +272,16 @@ export class McpConnectionRegistry
           tool,
           autoExecute: listed(entity.tools_to_auto_execute, tool.name),
           costUsd: entity.tool_pricing[tool.name] ?? 0,
-          timeoutMs: entity.tool_execution_timeout * 1000,
+          timeoutMs,
         });
       }
     }
-    tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const frozen = Object.freeze(tools);
+    tools.sort(byName);
+    clients.sort(byName);
+    const entry = { grants: keyGrants, tools: Object.freeze(tools), clients: Object.freeze(clients) };
     if (this.catalog.size >= 10_000) this.catalog.clear();
-    this.catalog.set(key, { grants: keyGrants, tools: frozen });
-    return frozen;
+    this.catalog.set(key, entry);
+    return entry;
   }
 
   onChange(listener: () => void): () => void {
@@ -255,13 +295,50 @@ export class McpConnectionRegistry
     clientId: string,
     toolName: string,
     args: Record<string, unknown>,
-    options: { timeoutMs: number; signal?: AbortSignal },
+    options: McpCallOptions,
   ): Promise<CallToolResult> {
+    return this.live(clientId).then((connection) => connection.callTool(toolName, args, options));
+  }
+
+  request(
+    clientId: string,
+    method: McpRelayedMethod,
+    params: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<Record<string, unknown>> {
+    return this.live(clientId).then((connection) => connection.request(method, params, options));
+  }
+
+  subscribe(clientId: string, uri: string, options: McpCallOptions): Promise<void> {
+    return this.live(clientId).then((connection) => connection.subscribe(uri, options));
+  }
+
+  async unsubscribe(clientId: string, uri: string): Promise<void> {
+    await this.clients.get(clientId)?.connection?.unsubscribe(uri);
+  }
+
+  onServerNotification(listener: (clientId: string, notification: McpServerNotification) => void): () => void {
+    this.notificationListeners.add(listener);
+    return () => this.notificationListeners.delete(listener);
+  }
+
+  /** The client's connection, or a rejection when it is unknown, disabled or not connected here. */
+  private live(clientId: string): Promise<LiveConnection> {
     const registered = this.clients.get(clientId);
     if (!registered?.connection || registered.entity.disabled) {
       return Promise.reject(new McpCallError('disconnected', `MCP client ${clientId} is not connected`));
     }
-    return registered.connection.callTool(toolName, args, options);
+    return Promise.resolve(registered.connection);
+  }
+
+  private notifyListeners(clientId: string, notification: McpServerNotification): void {
+    for (const listener of this.notificationListeners) {
+      try {
+        listener(clientId, notification);
+      } catch (err) {
+        this.logger.warn({ err: (err as Error).message }, 'mcp server notification listener failed');
+      }
+    }
   }
 
   // ---- replication ----
@@ -403,6 +480,14 @@ export class McpConnectionRegistry
 }
 
 const NO_GRANTS: readonly VirtualKeyMcpGrant[] = Object.freeze([]);
+
+interface CatalogEntry {
+  grants: readonly VirtualKeyMcpGrant[];
+  tools: readonly ExposedTool[];
+  clients: readonly ExposedClient[];
+}
+
+const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 /** State changes come in bursts (connected, then the tool list): one report per burst. */
 const REPORT_SETTLE_MS = 20;
 

@@ -2,19 +2,38 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CompleteResultSchema,
+  EmptyResultSchema,
   ErrorCode,
+  GetPromptResultSchema,
   McpError,
+  PromptListChangedNotificationSchema,
+  ReadResourceResultSchema,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { APP_VERSION } from '../../../core/version.js';
-import { McpCallError, type McpToolDefinition } from '../mcp-contract.js';
+import {
+  McpCallError,
+  type McpCallOptions,
+  type McpRelayedMethod,
+  type McpServerNotification,
+  type McpToolDefinition,
+} from '../mcp-contract.js';
 import type { McpClientState } from './dto/mcp-client.dto.js';
 import type { McpConnectionType } from './entities/mcp-client.entity.js';
 import type { PolicyFetch } from './mcp-outbound-fetch.js';
+import { listOffer, listPrompts, listResources, listTools, NOTHING_OFFERED } from './upstream-lists.js';
+import { UPSTREAM_CLIENT_CAPABILITIES, UpstreamCalls } from './upstream-relay.js';
 
 /** What a connection needs, secrets resolved. */
 export interface ResolvedConnectionConfig {
@@ -51,12 +70,21 @@ export interface ConnectionDeps {
   resolve: () => Promise<ResolvedConnectionConfig>;
   fetch: PolicyFetch;
   timings: () => McpConnectionTimings;
-  /** The state or tool list changed (the catalog is rebuilt). */
+  /** The state, the tool list or what the server offers besides tools changed (the catalog is rebuilt). */
   onChange: () => void;
+  /** What the server sent unasked: a resource update, a log line tied to no call. */
+  onNotification?: (notification: McpServerNotification) => void;
   logger: Logger;
 }
 
-const MAX_TOOL_PAGES = 50;
+/** The result schema of each relayed request. */
+const RESULT_SCHEMAS = {
+  'resources/read': ReadResourceResultSchema,
+  'resources/subscribe': EmptyResultSchema,
+  'resources/unsubscribe': EmptyResultSchema,
+  'prompts/get': GetPromptResultSchema,
+  'completion/complete': CompleteResultSchema,
+} as const;
 
 function messageOf(err: unknown): string {
   if (err instanceof Error) {
@@ -77,6 +105,14 @@ export class McpConnection {
   state: McpClientState = 'disconnected';
   tools: McpToolDefinition[] = [];
   lastError: string | null = null;
+  /** The server's capabilities from `initialize` (empty until connected). */
+  capabilities: ServerCapabilities = {};
+  prompts: Prompt[] = [];
+  resources: Resource[] = [];
+  resourceTemplates: ResourceTemplate[] = [];
+  private readonly calls = new UpstreamCalls();
+  /** Resource URIs subscribed on the server, each with how many callers of this replica want it. */
+  private readonly subscriptions = new Map<string, number>();
   private client: Client | undefined;
   private transport: Transport | undefined;
   private closed = false;
@@ -120,30 +156,112 @@ export class McpConnection {
     return this.tools.length;
   }
 
-  async callTool(
-    toolName: string,
-    args: Record<string, unknown>,
-    options: { timeoutMs: number; signal?: AbortSignal },
-  ): Promise<CallToolResult> {
+  /** Lists the prompts or the resources again after the server said they changed (a failure keeps the old list). */
+  private refreshOffer(what: 'prompts' | 'resources'): void {
+    const client = this.client;
+    if (!client || this.state !== 'connected') return;
+    const timeoutMs = this.deps.timings().connectTimeoutMs;
+    const listed =
+      what === 'prompts'
+        ? listPrompts(client, timeoutMs).then((prompts) => ({ prompts }))
+        : listResources(client, timeoutMs);
+    listed
+      .then((offer) => {
+        if (this.client !== client) return;
+        Object.assign(this, offer);
+        this.deps.onChange();
+      })
+      .catch((err: unknown) =>
+        this.deps.logger.warn({ client: this.name, err: messageOf(err) }, `mcp ${what} list refresh failed`),
+      );
+  }
+
+  async callTool(toolName: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
+    return this.relayed(
+      `Tool ${toolName}`,
+      options,
+      (client, requestOptions) =>
+        client.callTool(
+          { name: toolName, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) },
+          undefined,
+          requestOptions,
+        ) as Promise<CallToolResult>,
+    );
+  }
+
+  /** Relays one request other than a tool call; failures as for `callTool`. */
+  async request(
+    method: McpRelayedMethod,
+    params: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<Record<string, unknown>> {
+    const withMeta = options.meta ? { ...params, _meta: options.meta } : params;
+    return this.relayed(method, options, (client, requestOptions) =>
+      client.request({ method, params: withMeta }, RESULT_SCHEMAS[method], requestOptions),
+    );
+  }
+
+  /** Counts a caller's interest in `uri`; the first subscribes on the server (and undoes the count if that fails). */
+  async subscribe(uri: string, options: McpCallOptions): Promise<void> {
+    const count = this.subscriptions.get(uri) ?? 0;
+    this.subscriptions.set(uri, count + 1);
+    if (count > 0) return;
+    try {
+      await this.request('resources/subscribe', { uri }, options);
+    } catch (err) {
+      this.release(uri);
+      throw err;
+    }
+  }
+
+  /** Takes one caller's interest away; the last unsubscribes on the server (a failure there is only logged). */
+  async unsubscribe(uri: string): Promise<void> {
+    if (!this.release(uri) || this.state !== 'connected') return;
+    await this.request('resources/unsubscribe', { uri }, { timeoutMs: this.deps.timings().connectTimeoutMs }).catch(
+      (err: unknown) =>
+        this.deps.logger.debug({ client: this.name, uri, err: messageOf(err) }, 'mcp unsubscribe failed'),
+    );
+  }
+
+  /** One count less for `uri`; true when none is left. */
+  private release(uri: string): boolean {
+    const count = (this.subscriptions.get(uri) ?? 1) - 1;
+    if (count > 0) this.subscriptions.set(uri, count);
+    else this.subscriptions.delete(uri);
+    return count <= 0;
+  }
+
+  /**
+   * Runs one request over the kept connection with the caller's time limit and signal, its relay in force (progress,
+   * log lines and server requests of the call go to the caller), and failures classified as `McpCallError`s.
+   */
+  private async relayed<T>(
+    what: string,
+    options: McpCallOptions,
+    send: (client: Client, requestOptions: RequestOptions) => Promise<T>,
+  ): Promise<T> {
     const client = this.client;
     if (!client || this.state !== 'connected') {
       throw new McpCallError('disconnected', `MCP client ${this.name} is not connected (${this.state})`);
     }
+    const relay = options.relay;
+    const requestOptions: RequestOptions = {
+      timeout: options.timeoutMs,
+      signal: options.signal,
+      ...(relay?.progress ? { onprogress: (p) => relay.progress?.(p) } : {}),
+    };
     try {
-      return (await client.callTool({ name: toolName, arguments: args }, undefined, {
-        timeout: options.timeoutMs,
-        signal: options.signal,
-      })) as CallToolResult;
+      return await this.calls.run(relay, () => send(client, requestOptions));
     } catch (err) {
       if (options.signal?.aborted) throw err;
       if (err instanceof McpError) {
         if (err.code === (ErrorCode.RequestTimeout as number)) {
-          throw new McpCallError('timeout', `Tool ${toolName} did not answer within ${options.timeoutMs} ms`);
+          throw new McpCallError('timeout', `${what} did not answer within ${options.timeoutMs} ms`);
         }
         if (err.code === (ErrorCode.ConnectionClosed as number)) {
           throw new McpCallError('disconnected', `MCP client ${this.name}: ${err.message}`, err.code);
         }
-        throw new McpCallError('jsonrpc', err.message, err.code);
+        throw new McpCallError('jsonrpc', withoutSdkPrefix(err), err.code, err.data);
       }
       // A transport failure: check the connection now rather than at the next ping.
       void this.ping();
@@ -172,7 +290,7 @@ export class McpConnection {
     try {
       const config = await this.deps.resolve();
       const transport = this.makeTransport(config);
-      client = new Client({ name: 'ai-gateway', version: APP_VERSION }, { capabilities: {} });
+      client = new Client({ name: 'ai-gateway', version: APP_VERSION }, { capabilities: UPSTREAM_CLIENT_CAPABILITIES });
       const current = client;
       client.onclose = () => {
         if (this.client === current) this.lost('the connection was closed by the server');
@@ -187,15 +305,37 @@ export class McpConnection {
           this.deps.logger.warn({ client: this.name, err: messageOf(err) }, 'mcp tool list refresh failed'),
         );
       });
+      client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+        if (this.client === current) this.refreshOffer('prompts');
+      });
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+        if (this.client === current) this.refreshOffer('resources');
+      });
+      this.calls.install(client, (notification) => {
+        if (this.client === current) this.deps.onNotification?.(notification);
+      });
       this.client = client;
       this.transport = transport;
       await client.connect(transport, { timeout: timings.connectTimeoutMs });
-      const tools = await listTools(client, timings.connectTimeoutMs);
+      const capabilities = client.getServerCapabilities() ?? {};
+      const [tools, offer] = await Promise.all([
+        listTools(client, timings.connectTimeoutMs),
+        // A server that declares prompts or resources and then fails to list them still serves its tools.
+        listOffer(client, capabilities, timings.connectTimeoutMs).catch((err: unknown) => {
+          this.deps.logger.warn({ client: this.name, err: messageOf(err) }, 'mcp prompts or resources not listed');
+          return NOTHING_OFFERED;
+        }),
+      ]);
       if (this.closed || this.client !== current) {
         await current.close().catch(() => undefined);
         throw new Error('connection closed');
       }
       this.tools = tools;
+      this.capabilities = capabilities;
+      this.prompts = offer.prompts;
+      this.resources = offer.resources;
+      this.resourceTemplates = offer.resourceTemplates;
+      this.resubscribe(current);
       this.state = 'connected';
       this.lastError = null;
       this.attempt = 0;
@@ -263,12 +403,26 @@ export class McpConnection {
     this.reconnectTimer.unref();
   }
 
+  /** A new connection (a reconnect) subscribes again to every resource callers still want. */
+  private resubscribe(client: Client): void {
+    for (const uri of this.subscriptions.keys()) {
+      client
+        .subscribeResource({ uri }, { timeout: this.deps.timings().connectTimeoutMs })
+        .catch((err: unknown) =>
+          this.deps.logger.warn({ client: this.name, uri, err: messageOf(err) }, 'mcp resubscribe failed'),
+        );
+    }
+  }
+
   private startTimers(): void {
     const timings = this.deps.timings();
     this.pingTimer = setInterval(() => void this.ping(), timings.pingIntervalMs);
     this.pingTimer.unref();
     this.refreshTimer = setInterval(() => {
-      if (this.state === 'connected') this.refreshTools().catch(() => undefined);
+      if (this.state !== 'connected') return;
+      this.refreshTools().catch(() => undefined);
+      if (this.capabilities.prompts) this.refreshOffer('prompts');
+      if (this.capabilities.resources) this.refreshOffer('resources');
     }, timings.toolRefreshIntervalMs);
     this.refreshTimer.unref();
   }
@@ -300,20 +454,13 @@ export class McpConnection {
   }
 }
 
-async function listTools(client: Client, timeoutMs: number): Promise<McpToolDefinition[]> {
-  const tools: McpToolDefinition[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-    for (const t of result.tools) {
-      tools.push({
-        name: t.name,
-        ...(t.description !== undefined ? { description: t.description } : {}),
-        inputSchema: t.inputSchema,
-      });
-    }
-    cursor = result.nextCursor;
-    if (!cursor) break;
-  }
-  return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+/**
+ * The server's message without `MCP error <code>: `: the SDK client's McpError puts it before the message, and a
+ * server on the SDK that threw an McpError sent it already; the caller's SDK client adds its own.
+ */
+function withoutSdkPrefix(err: McpError): string {
+  const prefix = `MCP error ${err.code}: `;
+  let message = err.message;
+  while (message.startsWith(prefix)) message = message.slice(prefix.length);
+  return message;
 }

@@ -3,7 +3,12 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Permission } from '../../../core/auth/route-access.decorator.js';
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
-import { TOTAL_COUNT_CAPPED_HEADER, totalCountCappedHeader } from '../../../core/http/paging.dto.js';
+import {
+  hasLogsBeside,
+  searchWindowHeader,
+  sendSearchPageHeaders,
+  totalCountCappedHeader,
+} from '../../../core/http/paging.dto.js';
 import { checkBounds, commaList, enumList, searchTerm, timeRange } from '../../../core/http/query-values.js';
 import { McpLogFiltersQueryDto, McpLogsListQueryDto } from './dto/mcp-logs-query.dto.js';
 import {
@@ -34,7 +39,7 @@ function filtersOf(q: McpLogFiltersQueryDto): McpLogFilters {
     end_time: end,
     min_latency: q.min_latency,
     max_latency: q.max_latency,
-    content_search: searchTerm('content_search', q.content_search),
+    content_search: searchTerm(q.content_search),
   };
 }
 
@@ -49,7 +54,7 @@ export class McpLogsController {
   @ApiOperation({ operationId: 'listMcpLogs', summary: 'MCP tool logs with filters, sort and paging' })
   @ApiOkResponse({
     type: McpToolLogListDto,
-    headers: totalCountCappedHeader(),
+    headers: { ...totalCountCappedHeader(), ...searchWindowHeader() },
   })
   @ApiErrorResponses(400)
   async list(
@@ -63,12 +68,13 @@ export class McpLogsController {
       sort_by: query.sort_by ?? 'timestamp',
       order: query.order ?? 'desc',
     };
-    const [{ rows, total, capped }, hasLogs] = await Promise.all([this.logs.list(filters, page), this.logs.hasLogs()]);
-    if (capped) void reply.header(TOTAL_COUNT_CAPPED_HEADER, 'true');
+    const listed = await this.logs.list(filters, page);
+    const { rows, total } = listed;
+    sendSearchPageHeaders(reply, listed);
     return {
       logs: rows.map((r) => McpToolLogDto.from(r)),
       pagination: { total_count: total, ...page },
-      has_logs: hasLogs,
+      has_logs: await hasLogsBeside({ rows, total }, () => this.logs.hasLogs()),
     };
   }
 

@@ -16,7 +16,13 @@ import {
   sqlOptionalNumber,
 } from '../../../core/persistence/log-sql.js';
 import { edgeWheres, rollupWhere, sumByBucket, wholeHours } from '../../../core/persistence/hourly-rollup.js';
-import { CANDIDATES_FIRST_MAX, readSearchPage } from '../../../core/persistence/search-page.js';
+import {
+  CANDIDATES_FIRST_MAX,
+  readSearchPage,
+  SHORT_SEARCH_WINDOW,
+  timeRange,
+  trigramless,
+} from '../../../core/persistence/search-page.js';
 import { TrigramSample } from '../../../core/persistence/trigram-sample.js';
 import type { McpLogSortField } from './dto/mcp-logs-query.dto.js';
 import type { McpLogStatus, McpToolLogEntity } from './entities/mcp-tool-log.entity.js';
@@ -44,7 +50,7 @@ export interface McpLogStats {
 }
 
 const LIST_COLUMNS =
-  'id, llm_request_id, project_id, project_name, timestamp, tool_name, server_label, virtual_key_id, ' +
+  'id, llm_request_id, project_id, project_name, timestamp, tool_name, server_label, mcp_request_type, virtual_key_id, ' +
   'virtual_key_name, arguments, result, error_details, latency, cost, status, metadata, plugin_logs, ' +
   'redaction_mapping, created_at';
 
@@ -81,6 +87,11 @@ const FILTERED_COLUMNS = 'timestamp, latency, cost, tool_name, server_label, sta
  * serves, so the planner keeps it out of the index's condition).
  */
 function addSearch(w: SqlWhere, term: string, indexTerm?: string): SqlWhere {
+  // One or two characters: no trigram, so `strpos`, which the planner never hands to the trigram index.
+  if (trigramless(term)) {
+    w.addSearch((p) => `strpos(search_text, lower(${p})) > 0`, term);
+    return w;
+  }
   w.addSearch((p) => `search_text LIKE lower(${p}) ESCAPE '\\'`, likePattern(indexTerm ?? term));
   if (indexTerm) w.addSearch((p) => `strpos(search_text, lower(${p})) > 0`, term);
   return w;
@@ -124,6 +135,15 @@ function measuresOf(calls: string): string {
 const num = sqlNumber;
 const optionalNum = sqlOptionalNumber;
 
+/** A list page and how its search was bounded (`readSearchPage`). */
+export interface McpLogPage {
+  rows: McpToolLogEntity[];
+  total: number;
+  capped: boolean;
+  /** A one- or two-character search read only this many newest rows, and older ones exist. */
+  windowFull?: number;
+}
+
 /** Reads tool logs with SQL built for the indexes of `mcp_tool_logs`; every read flushes the writer first. */
 @Injectable()
 export class McpToolLogQuery {
@@ -131,6 +151,8 @@ export class McpToolLogQuery {
   readonly searchSample: TrigramSample;
   /** `CANDIDATES_FIRST_MAX`, per instance: a test sets it to read a small table both ways. */
   candidatesFirstMax = CANDIDATES_FIRST_MAX;
+  /** `SHORT_SEARCH_WINDOW`, per instance: a test sets it to fill the window with a few rows. */
+  shortSearchWindow = SHORT_SEARCH_WINDOW;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -150,7 +172,7 @@ export class McpToolLogQuery {
   async list(
     filters: McpLogFilters,
     page: { limit: number; offset: number; sort_by: McpLogSortField; order: 'asc' | 'desc' },
-  ): Promise<{ rows: McpToolLogEntity[]; total: number; capped: boolean }> {
+  ): Promise<McpLogPage> {
     await this.store.flush();
     const direction = page.order === 'asc' ? 'ASC' : 'DESC';
     // Unknown latency (processing) and cost sort last both ways (each direction has its index).
@@ -188,8 +210,8 @@ export class McpToolLogQuery {
     term: string,
     page: { limit: number; offset: number; sort_by: McpLogSortField },
     order: string,
-  ): Promise<{ rows: McpToolLogEntity[]; total: number; capped: boolean }> {
-    const { rows, total, capped } = await readSearchPage<McpToolLogEntity>(this.db, {
+  ): Promise<McpLogPage> {
+    const { rows, total, capped, windowFull } = await readSearchPage<McpToolLogEntity>(this.db, {
       table: 'mcp_tool_logs',
       idType: 'varchar',
       listColumns: LIST_COLUMNS,
@@ -201,8 +223,11 @@ export class McpToolLogQuery {
       search: (w, indexTerm) => addSearch(w, term, indexTerm),
       sampled: this.searchSample.search(term),
       candidatesFirstMax: this.candidatesFirstMax,
+      window: trigramless(term)
+        ? { rows: this.shortSearchWindow, range: (w) => timeRange(w, filters.start_time, filters.end_time) }
+        : undefined,
     });
-    return { rows: rows.map(normalizeRow), total, capped };
+    return { rows: rows.map(normalizeRow), total, capped, windowFull };
   }
 
   /**

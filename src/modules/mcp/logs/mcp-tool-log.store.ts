@@ -6,6 +6,7 @@ import { parseDuration } from '../../../core/config/duration.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { LiveEvents } from '../../../core/live/live-events.js';
 import { ExpiredRowsRegistry } from '../../../core/maintenance/expired-rows.service.js';
+import { redactSecrets } from '../../../core/secrets/payload-redaction.js';
 import { McpToolLogWriter, type McpToolLogEnd, type McpToolLogStart } from '../mcp-contract.js';
 import { McpToolLogEntity } from './entities/mcp-tool-log.entity.js';
 
@@ -17,6 +18,7 @@ const START_COLUMNS = [
   'timestamp',
   'tool_name',
   'server_label',
+  'mcp_request_type',
   'virtual_key_id',
   'virtual_key_name',
   'llm_request_id',
@@ -81,10 +83,12 @@ export class McpToolLogStore extends McpToolLogWriter {
       timestamp: entry.timestamp,
       tool_name: entry.tool_name,
       server_label: entry.server_label,
+      mcp_request_type: entry.mcp_request_type ?? 'tool',
       virtual_key_id: entry.virtual_key_id ?? null,
       virtual_key_name: entry.virtual_key_name ?? null,
       llm_request_id: entry.llm_request_id ?? null,
-      arguments: entry.arguments,
+      // Fields named like credentials are stored as `<REDACTED>` (the call itself got them as sent).
+      arguments: redactSecrets(entry.arguments),
       metadata: entry.metadata ?? null,
       status: 'processing',
       created_at: new Date(this.clock.now()),
@@ -104,11 +108,12 @@ export class McpToolLogStore extends McpToolLogWriter {
       timestamp: new Date(now - Math.max(0, end.latency)),
       tool_name: '',
       server_label: '',
+      mcp_request_type: end.mcp_request_type ?? 'tool',
       created_at: new Date(now),
       status: end.status,
       latency: end.latency,
       cost: end.status === 'success' ? (end.cost ?? null) : null,
-      result: end.result ?? null,
+      result: end.result === undefined ? null : redactSecrets(end.result),
       error_details: end.error_details ?? null,
     };
     this.writer.append(MCP_TOOL_LOG_KIND, row);

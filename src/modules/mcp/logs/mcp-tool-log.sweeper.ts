@@ -8,7 +8,8 @@ import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
-import { JOBS, type JobPayloads } from '../../../core/queue/job-catalogue.js';
+import { type JobPayloads } from '../../../core/queue/job-catalogue.js';
+import { MCP_JOBS } from '../mcp.jobs.js';
 import { JobHandler, type JobContext } from '../../../core/queue/job-handler.decorator.js';
 import { McpToolLogStore } from './mcp-tool-log.store.js';
 
@@ -35,7 +36,7 @@ export class McpToolLogSweeper {
     this.ttlMs = parseDuration(config.mcp.pending_log_ttl) ?? 30 * 60 * 1000;
   }
 
-  @JobHandler(JOBS.mcpFailPendingLogs)
+  @JobHandler(MCP_JOBS.failPendingLogs)
   async failPending(payload: JobPayloads['mcp.fail-pending-logs'], context: JobContext): Promise<{ failed: number }> {
     // Rows appended before the sweep are in the table first: an end waiting in the buffer is not overwritten.
     await this.store.flush();

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import { GovernanceEnforcer } from '../../governance/limits/governance-enforcer.js';
+import { GovernanceEnforcer } from '../../governance/index.js';
 import {
   McpCallError,
   McpToolCatalog,
@@ -11,9 +11,10 @@ import {
   McpToolLogWriter,
   McpToolTransport,
   type ExposedTool,
-  type McpCaller,
+  type McpRelayedCall,
   type McpToolCall,
 } from '../mcp-contract.js';
+import { isPending } from '../../../core/async/maybe-promise.js';
 
 /**
  * The one place a tool call goes through, whoever asked (the execute endpoint, agent mode, `/mcp`): the caller's
@@ -32,7 +33,7 @@ export class GatewayToolExecutor extends McpToolExecutor {
   }
 
   async execute(call: McpToolCall): Promise<{ logId: string; result: CallToolResult; tool: ExposedTool }> {
-    const tool = await this.allowed(call, call.name);
+    const tool = await this.allowed(call);
     const logId = randomUUID();
     const vk = call.virtualKey;
     this.logs.started({
@@ -52,9 +53,11 @@ export class GatewayToolExecutor extends McpToolExecutor {
       result = await this.transport.callTool(tool.clientId, tool.tool.name, call.arguments, {
         timeoutMs: tool.timeoutMs,
         signal: call.signal,
+        relay: call.relay,
+        meta: call.meta,
       });
     } catch (err) {
-      const failure = callFailure(tool, err);
+      const failure = callFailure(`Tool ${tool.name}`, tool.timeoutMs, err);
       this.logs.finished(logId, {
         status: 'error',
         latency: performance.now() - started,
@@ -81,30 +84,80 @@ export class GatewayToolExecutor extends McpToolExecutor {
     return { logId, tool, result };
   }
 
-  /** The tool when the caller may use it; else 403 `tool_blocked` (an unknown tool is refused alike). */
-  private async allowed(caller: McpCaller, name: string): Promise<ExposedTool> {
-    const listed = this.catalog.toolsFor(caller);
-    const tools = listed instanceof Promise ? await listed : listed;
-    const tool = tools.find((t) => t.name === name);
+  async relay(call: McpRelayedCall): Promise<Record<string, unknown>> {
+    const logId = randomUUID();
+    const vk = call.virtualKey;
+    this.logs.started({
+      id: logId,
+      timestamp: new Date(),
+      tool_name: call.logName,
+      server_label: call.client.name,
+      mcp_request_type: call.kind,
+      virtual_key_id: vk?.id,
+      virtual_key_name: vk?.name,
+      arguments: call.params,
+      metadata: call.metadata,
+    });
+    const started = performance.now();
+    try {
+      const result = await this.transport.request(call.client.id, call.method, call.params, {
+        timeoutMs: call.client.timeoutMs,
+        signal: call.signal,
+        relay: call.relay,
+      });
+      this.logs.finished(logId, {
+        status: 'success',
+        mcp_request_type: call.kind,
+        latency: performance.now() - started,
+        result,
+      });
+      return result;
+    } catch (err) {
+      const failure = callFailure(`${call.method} ${call.logName}`, call.client.timeoutMs, err);
+      this.logs.finished(logId, {
+        status: 'error',
+        mcp_request_type: call.kind,
+        latency: performance.now() - started,
+        error_details: toErrorResponse(failure).body as unknown as Record<string, unknown>,
+      });
+      throw err;
+    }
+  }
+
+  /**
+   * The tool when the caller may use it; else 403 `tool_blocked`, saying whether the tool does not exist or exists
+   * and is not the caller's to use, and naming it as the caller did (without the prefix on `/mcp/{client}`).
+   */
+  private async allowed(call: McpToolCall): Promise<ExposedTool> {
+    const listed = this.catalog.toolsFor(call);
+    const tools = isPending(listed) ? await listed : listed;
+    const tool = tools.find((t) => t.name === call.name);
     if (tool) return tool;
-    const who = caller.virtualKey ? `virtual key '${caller.virtualKey.name}'` : 'callers without a virtual key';
-    throw new GatewayException(403, 'tool_blocked', `Tool '${name}' is not available to ${who}`, {
+    const scope = call.clientScope;
+    const shown =
+      scope !== undefined && call.name.startsWith(`${scope}-`) ? call.name.slice(scope.length + 1) : call.name;
+    const where = scope !== undefined ? ` on MCP client '${scope}'` : '';
+    const who = call.virtualKey ? `virtual key '${call.virtualKey.name}'` : 'callers without a virtual key';
+    const message = this.catalog.toolExists(call.name)
+      ? `Tool '${shown}'${where} is not available to ${who}`
+      : `Tool '${shown}' does not exist${where}`;
+    throw new GatewayException(403, 'tool_blocked', message, {
       reason: 'policy_tool_blocked',
-      extraFields: { tool_name: name },
+      extraFields: { tool_name: call.name },
     });
   }
 }
 
-/** A call that got no result, as a GatewayError: a timeout 504, anything else 502. */
-function callFailure(tool: ExposedTool, err: unknown): GatewayException {
+/** A call that got no result, as a GatewayError: a timeout 504, anything else 502. `what` names the call. */
+function callFailure(what: string, timeoutMs: number, err: unknown): GatewayException {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof McpCallError && err.kind === 'timeout') {
-    return new GatewayException(504, 'upstream_timeout', `Tool ${tool.name} timed out after ${tool.timeoutMs} ms`, {
+    return new GatewayException(504, 'upstream_timeout', `${what} timed out after ${timeoutMs} ms`, {
       reason: 'provider_timeout',
     });
   }
   const jsonrpc = err instanceof McpCallError && err.kind === 'jsonrpc';
-  return new GatewayException(502, 'upstream_error', `Tool ${tool.name} failed: ${message}`, {
+  return new GatewayException(502, 'upstream_error', `${what} failed: ${message}`, {
     reason: jsonrpc ? 'provider_server_error' : 'provider_connection_failed',
     extraFields: jsonrpc && err.code !== undefined ? { jsonrpc_code: err.code } : undefined,
   });

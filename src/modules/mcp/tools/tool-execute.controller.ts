@@ -36,6 +36,26 @@ const RESPONSES_FUNCTION_CALL = {
   },
 };
 const EXECUTE_BODY_SCHEMA = { oneOf: [CHAT_TOOL_CALL, RESPONSES_FUNCTION_CALL] };
+const CHAT_TOOL_MESSAGE = {
+  title: 'Chat tool message (format=chat)',
+  type: 'object',
+  required: ['role', 'content', 'tool_call_id'],
+  properties: {
+    role: { type: 'string', enum: ['tool'] },
+    content: { type: 'string', description: "The tool's output as text (a failed tool's message too)" },
+    tool_call_id: { type: 'string', description: 'The id of the call' },
+  },
+};
+const FUNCTION_CALL_OUTPUT = {
+  title: 'Responses function call output (format=responses)',
+  type: 'object',
+  required: ['type', 'call_id', 'output'],
+  properties: {
+    type: { type: 'string', enum: ['function_call_output'] },
+    call_id: { type: 'string', description: 'The call id' },
+    output: { type: 'string', description: "The tool's output as text (a failed tool's message too)" },
+  },
+};
 
 /**
  * Runs one tool call a model asked for, for the calling virtual key, and answers with the message to append to the
@@ -62,6 +82,7 @@ export class ToolExecuteController {
   @ApiOkResponse({
     description:
       'format=chat: { role: "tool", content, tool_call_id }; format=responses: { type: "function_call_output", call_id, output }',
+    schema: { oneOf: [CHAT_TOOL_MESSAGE, FUNCTION_CALL_OUTPUT] },
   })
   @ApiErrorResponses(400, 401, 403)
   async execute(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {

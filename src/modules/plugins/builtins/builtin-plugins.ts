@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
-import type { GatewayPlugin } from '../../../core/plugins/gateway-plugin.js';
-import { PluginRegistry } from '../../../core/plugins/plugin-registry.js';
+import type { GatewayPlugin } from '../registry/gateway-plugin.js';
+import { PluginRegistry } from '../registry/plugin-registry.js';
 import { jsonParserPlugin } from './jsonparser.plugin.js';
 
 /**

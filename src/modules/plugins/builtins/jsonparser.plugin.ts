@@ -1,4 +1,4 @@
-import type { GatewayPlugin, PluginRequestShape } from '../../../core/plugins/gateway-plugin.js';
+import type { GatewayPlugin, PluginRequestShape } from '../registry/gateway-plugin.js';
 import { repairJson } from './json-repair.js';
 
 /** Longest repaired JSON written into the request's plugin_logs. */

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { PluginJson } from '../../../core/plugins/gateway-plugin.js';
+import type { PluginJson } from '../registry/gateway-plugin.js';
 
 /**
  * A plugin's settings as `PUT /api/plugins/{name}` left them (the full settings, over the file's and the plugin's

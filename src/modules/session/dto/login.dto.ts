@@ -5,6 +5,7 @@ import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 export class LoginDto {
   @ApiProperty({
     description: 'The admin username of auth_config, or a dashboard user’s email',
+    minLength: 1,
     maxLength: 255,
     example: 'admin',
   })
@@ -13,7 +14,12 @@ export class LoginDto {
   @MaxLength(255)
   username: string;
 
-  @ApiProperty({ description: 'The password (never stored or logged)', maxLength: 1024, format: 'password' })
+  @ApiProperty({
+    description: 'The password (never stored or logged)',
+    minLength: 1,
+    maxLength: 1024,
+    format: 'password',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(1024)

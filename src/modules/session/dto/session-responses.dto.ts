@@ -1,5 +1,8 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
+export const SETUP_TOKEN_SOURCES = ['file', 'config', 'none'] as const;
+export type SetupTokenSourceView = (typeof SETUP_TOKEN_SOURCES)[number];
+
 @ApiSchema({ name: 'LoginResponse' })
 export class LoginResponseDto {
   @ApiProperty({ description: 'What happened', example: 'Login successful' })
@@ -27,4 +30,14 @@ export class AuthStatusDto {
 
   @ApiProperty({ description: 'The open-source setup lock is in force: management routes need the setup token' })
   setup_required: boolean;
+
+  @ApiProperty({
+    enum: SETUP_TOKEN_SOURCES,
+    nullable: true,
+    description:
+      'While the setup lock is in force, where its token comes from (never the token): `file`, generated on the ' +
+      'first start into `<app-dir>/setup-token` (the start-up log line names the path); `config`, set by ' +
+      '`setup_token` or GATEWAY_SETUP_TOKEN; `none`, no token (set one, or enable dashboard auth). Otherwise null',
+  })
+  setup_token_source: SetupTokenSourceView | null;
 }

@@ -69,7 +69,12 @@ export class RuntimeLogsSettingsDto {
   })
   max_content_bytes: number;
 
-  @ApiProperty({ description: "Also store the provider's raw request and response bodies." })
+  @ApiProperty({
+    description:
+      "Also store the provider's raw request and response bodies: the exact body sent upstream and the body received, " +
+      'as bytes, not redacted (a field named like a credential inside them is kept as sent). Headers, which carry ' +
+      'the provider key, are never stored.',
+  })
   capture_raw: boolean;
 
   @ApiProperty({ pattern: '^[a-z0-9-]+$', description: "Request headers with this prefix go to the row's metadata." })

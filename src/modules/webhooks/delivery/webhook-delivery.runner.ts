@@ -5,7 +5,8 @@ import { DataSource, LessThan, type Repository } from 'typeorm';
 import { parseDuration } from '../../../core/config/duration.js';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
-import { JOB_SETTINGS, JOBS, type JobPayloads } from '../../../core/queue/job-catalogue.js';
+import { type JobPayloads } from '../../../core/queue/job-catalogue.js';
+import { WEBHOOK_JOBS, WEBHOOK_JOB_SETTINGS } from '../webhooks.jobs.js';
 import { JobHandler, type JobContext } from '../../../core/queue/job-handler.decorator.js';
 import { JobRecoveryRegistry } from '../../../core/queue/job-recovery.registry.js';
 import { QueueService } from '../../../core/queue/queue.service.js';
@@ -53,7 +54,7 @@ export class WebhookDeliveryRunner {
     this.maxAttempts = config.webhooks.max_attempts;
     this.backoffInitialMs = parseDuration(config.webhooks.retry_backoff_initial) ?? 1_000;
     recovery.register({
-      job: JOBS.webhooksDeliver,
+      job: WEBHOOK_JOBS.deliver,
       findOrphans: (olderThanMs, limit) => this.overdue(olderThanMs, limit),
     });
   }
@@ -61,13 +62,13 @@ export class WebhookDeliveryRunner {
   /** Queues the first attempt. A failure to enqueue loses nothing: the row is pending and the recovery sweep finds it. */
   async enqueue(deliveryId: string): Promise<void> {
     try {
-      await this.queue.enqueue(JOBS.webhooksDeliver, { delivery_id: deliveryId });
+      await this.queue.enqueue(WEBHOOK_JOBS.deliver, { delivery_id: deliveryId });
     } catch (err) {
       this.logger.warn({ err, delivery_id: deliveryId }, 'webhook delivery not enqueued; the recovery sweep will');
     }
   }
 
-  @JobHandler(JOBS.webhooksDeliver)
+  @JobHandler(WEBHOOK_JOBS.deliver)
   async deliver(payload: JobPayloads['webhooks.deliver'], context: JobContext): Promise<AttemptOutcome> {
     const id = payload.delivery_id;
     const row = await this.deliveries.findOneBy({ id });
@@ -110,7 +111,7 @@ export class WebhookDeliveryRunner {
     if (retry) {
       try {
         await this.queue.enqueue(
-          JOBS.webhooksDeliver,
+          WEBHOOK_JOBS.deliver,
           { delivery_id: row.id },
           { jobId: attemptJobId(row.id, attempt + 1), delayMs },
         );
@@ -165,7 +166,7 @@ export class WebhookDeliveryRunner {
 
 /** The queue job id of a delivery's attempt: the first is the catalogue's key, later ones are numbered. */
 function attemptJobId(deliveryId: string, attempt: number): string {
-  const first = JOB_SETTINGS['webhooks.deliver'].idempotencyKey!({ delivery_id: deliveryId });
+  const first = WEBHOOK_JOB_SETTINGS['webhooks.deliver'].idempotencyKey!({ delivery_id: deliveryId });
   return attempt === 1 ? first : `${first}-${attempt}`;
 }
 

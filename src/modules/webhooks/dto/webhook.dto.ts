@@ -3,8 +3,8 @@ import { IsBoolean, IsString, Matches, MaxLength } from 'class-validator';
 import { SecretValueDto, SecretValueProperty } from '../../../core/secrets/secret-value.decorator.js';
 import type { SecretInput } from '../../../core/secrets/secret-value.js';
 import { IsNullable, IsOptionalNonNull } from '../../../core/validation/field.decorators.js';
-import { AGENT_NAME_PATTERN } from '../../agents/dto/create-agent.dto.js';
-import { IsHttpUrl, MAX_URL_LENGTH } from '../../agents/dto/is-http-url.decorator.js';
+import { AGENT_NAME_PATTERN } from '../../agents/index.js';
+import { IsHttpUrl, MAX_URL_LENGTH } from '../../../core/validation/is-http-url.decorator.js';
 
 const NAME_MESSAGE = 'name must match ^[a-z0-9]+(?:-[a-z0-9]+)*$ (lowercase words joined by -)';
 const NAME_SCHEMA = {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
-import { VirtualKeyDto } from '../../../governance/virtual-keys/dto/virtual-key.dto.js';
+import { VirtualKeyDto } from '../../../governance/index.js';
 
 @ApiSchema({ name: 'AssignAccessProfileRequest' })
 export class AssignAccessProfileDto {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
-import { isId } from '../../../governance/shared/ids.js';
+import { isId } from '../../../../core/validation/ids.js';
 import { IsOptionalNonNull, ValidatesWith } from '../../../../core/validation/field.decorators.js';
 
 /** Most roles one request attaches. */

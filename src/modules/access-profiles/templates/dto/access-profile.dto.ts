@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsBoolean, IsString, MaxLength, MinLength } from 'class-validator';
 import { IsOptionalNonNull, IsStringList } from '../../../../core/validation/field.decorators.js';
-import { PROVIDER_ID_SCHEMA, type ProviderId } from '../../../../core/errors/routing-info.dto.js';
-import { BudgetInputDto, RateLimitInputDto } from '../../../governance/objects/dto/limits.dto.js';
+import { PROVIDER_ID_SCHEMA, type ProviderId } from '../../../inference/index.js';
+import { BudgetInputDto, RateLimitInputDto } from '../../../governance/index.js';
 import { MAX_PROFILE_TAGS, type ProfileBudgetScope } from '../../access-profile-fields.js';
 import {
   McpServerRefDto,

@@ -15,11 +15,9 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../inference/index.js';
 import { IsNullable, IsOptionalNonNull, IsStringList } from '../../../../core/validation/field.decorators.js';
-import { BudgetInputDto, RateLimitInputDto } from '../../../governance/objects/dto/limits.dto.js';
-import { MAX_BUDGETS } from '../../../governance/objects/dto/owner-input.dto.js';
-import { PROVIDER_MESSAGE } from '../../../governance/virtual-keys/dto/virtual-key.dto.js';
+import { BudgetInputDto, RateLimitInputDto, MAX_BUDGETS, PROVIDER_MESSAGE } from '../../../governance/index.js';
 import {
   MAX_PROFILE_BUDGETS,
   MAX_PROFILE_PROVIDER_CONFIGS,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
-import { RFC3339 } from '../../shared/ids.js';
+import { RFC3339 } from '../../../../core/validation/ids.js';
 import { IsNullable, IsOptionalNonNull, IsStringList } from '../../../../core/validation/field.decorators.js';
 
 /** Most scopes a key holds (there are far fewer distinct permissions). */

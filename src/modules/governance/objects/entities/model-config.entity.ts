@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../../inference/index.js';
 
 export const MODEL_CONFIG_SCOPES = ['global', 'virtual_key', 'user'] as const;
 export type ModelConfigScope = (typeof MODEL_CONFIG_SCOPES)[number];

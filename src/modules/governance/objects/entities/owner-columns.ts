@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, UpdateDateColumn } from 'typeorm';
-import type { ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../../inference/index.js';
 
 /** The owner columns of budgets and rate limits: exactly one is set (a check constraint says so). */
 export const OWNER_COLUMNS = [

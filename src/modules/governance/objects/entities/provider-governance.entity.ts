@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../../inference/index.js';
 
 /** Budgets and a rate limit over everything sent to one provider (`/api/governance/providers/{provider}`). */
 @Entity({ name: 'provider_governance' })

@@ -15,7 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { PaginationDto, PageQueryDto } from '../../../../core/http/paging.dto.js';
-import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../inference/index.js';
 import { IsNullable, IsOptionalNonNull } from '../../../../core/validation/field.decorators.js';
 import { PRICING_REQUEST_TYPES, PRICING_SCOPE_KINDS, type PricingScopeKind } from '../pricing-scopes.js';
 

@@ -16,8 +16,13 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../../core/errors/routing-info.dto.js';
-import { IsNullable, IsOptionalNonNull, IsStringList } from '../../../../core/validation/field.decorators.js';
+import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../inference/index.js';
+import {
+  IsNullable,
+  IsOptionalNonNull,
+  IsStringList,
+  ValidatesWith,
+} from '../../../../core/validation/field.decorators.js';
 import { RULE_SCOPES, type RuleScope } from '../entities/routing-rule.entity.js';
 
 export const MAX_TARGETS = 20;
@@ -259,4 +264,173 @@ export class RoutingRuleQueryDto {
   @IsString()
   @MaxLength(255)
   scope_id?: string;
+}
+
+@ApiSchema({ name: 'RoutingRuleValidateRequest' })
+export class ValidateRoutingRuleDto {
+  @ApiProperty({
+    maxLength: MAX_EXPRESSION_LENGTH,
+    description: 'The CEL expression to check, as a rule’s `cel_expression`',
+    example: 'headers["x-tier"] == "premium"',
+  })
+  @IsString()
+  @MaxLength(MAX_EXPRESSION_LENGTH)
+  cel_expression: string;
+}
+
+@ApiSchema({ name: 'CelExpressionPosition' })
+export class CelExpressionPositionDto {
+  @ApiProperty({ description: 'Line, from 1' })
+  line: number;
+
+  @ApiProperty({ description: 'Column, from 1' })
+  column: number;
+
+  @ApiProperty({ description: 'Offset into the expression, from 0 (UTF-16 code units)' })
+  offset: number;
+}
+
+@ApiSchema({ name: 'RoutingRuleValidation' })
+export class RoutingRuleValidationDto {
+  @ApiProperty({ description: 'The expression compiles: a create or update with it is accepted' })
+  valid: boolean;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why it does not compile (the message a create would give), null when valid',
+  })
+  message: string | null;
+
+  @ApiProperty({
+    type: CelExpressionPositionDto,
+    nullable: true,
+    description: 'Where the problem is, when the parser or the name check can tell',
+  })
+  position: CelExpressionPositionDto | null;
+}
+
+const MAX_SAMPLE_ENTRIES = 100;
+const MAX_SAMPLE_VALUE = 4096;
+
+/** Why a sample's headers or params are not an object of at most 100 strings, naming the entry at fault. */
+function stringMapProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return ' must be an object of strings';
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > MAX_SAMPLE_ENTRIES) return ` must have at most ${MAX_SAMPLE_ENTRIES} entries`;
+  for (const [name, item] of entries) {
+    if (typeof item !== 'string') return `.${name} must be a string`;
+    if (item.length > MAX_SAMPLE_VALUE) return `.${name} must be at most ${MAX_SAMPLE_VALUE} characters`;
+  }
+  return undefined;
+}
+
+@ApiSchema({ name: 'RoutingRuleTryRequest' })
+export class TryRoutingRulesDto {
+  @ApiPropertyOptional({
+    ...PROVIDER_ID_SCHEMA,
+    description: 'The provider the sample request names; absent: a bare model',
+  })
+  @IsOptionalNonNull()
+  @IsIn(PROVIDER_IDS)
+  provider?: ProviderId;
+
+  @ApiProperty({ maxLength: 512, description: 'The model the sample request names', example: 'gpt-4o-mini' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(512)
+  model: string;
+
+  @ApiPropertyOptional({
+    maxLength: 64,
+    default: 'chat_completion',
+    description: 'The `request_type` variable (`chat_completion`, `embedding`, …)',
+  })
+  @IsOptionalNonNull()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  request_type?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Request headers (the `headers` variable; names are lower-cased, credentials ignored)',
+    example: { 'x-tier': 'premium' },
+  })
+  @IsOptionalNonNull()
+  @ValidatesWith('isStringMap', stringMapProblem)
+  headers?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Query parameters (the `params` variable)',
+  })
+  @IsOptionalNonNull()
+  @ValidatesWith('isStringMap', stringMapProblem)
+  params?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Evaluate as this virtual key (its rules, team, customer and usage); absent: no key',
+  })
+  @IsOptionalNonNull()
+  @IsString()
+  @MaxLength(255)
+  virtual_key_id?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_RULE_FALLBACKS,
+    description: 'The sample request’s own `fallbacks` (a matched rule with fallbacks replaces them)',
+  })
+  @IsOptionalNonNull()
+  @IsStringList({ maxItems: MAX_RULE_FALLBACKS, maxLength: 600 })
+  fallbacks?: string[];
+}
+
+@ApiSchema({ name: 'RoutingRuleTryStep' })
+export class RoutingRuleTryStepDto {
+  @ApiProperty({ format: 'uuid' })
+  rule_id: string;
+
+  @ApiProperty()
+  rule_name: string;
+
+  @ApiProperty({ type: [RoutingTargetDto], description: 'The matched rule’s targets; one is picked by weight' })
+  targets: RoutingTargetDto[];
+
+  @ApiProperty({
+    ...PROVIDER_ID_SCHEMA,
+    nullable: true,
+    description: 'The picked target’s provider (or the request’s)',
+  })
+  provider: ProviderId | null;
+
+  @ApiProperty()
+  model: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The key the target pins' })
+  key_id: string | null;
+}
+
+@ApiSchema({ name: 'RoutingRuleTryResult' })
+export class RoutingRuleTryResultDto {
+  @ApiProperty({ description: 'Some rule matched' })
+  matched: boolean;
+
+  @ApiProperty({
+    type: [RoutingRuleTryStepDto],
+    description: 'The rules that matched, in order (more than one when a `chain_rule` evaluated again)',
+  })
+  steps: RoutingRuleTryStepDto[];
+
+  @ApiProperty({
+    type: [String],
+    description:
+      'The provider/model chain the request would try: the decided target, then the fallbacks (the rule’s, else the request’s)',
+    example: ['openai/gpt-4o', 'anthropic/claude-sonnet-4-5'],
+  })
+  chain: string[];
 }

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../../inference/index.js';
 
 export const RULE_SCOPES = ['global', 'team', 'customer', 'virtual_key'] as const;
 export type RuleScope = (typeof RULE_SCOPES)[number];

@@ -113,8 +113,40 @@ export class UserListDto {
   count: number;
 }
 
+@ApiSchema({ name: 'CallerIdentity' })
+export class CallerIdentityDto {
+  @ApiProperty({
+    enum: ['local_admin', 'user', 'management_key', 'setup'],
+    description: 'What kind of caller this is',
+  })
+  kind: 'local_admin' | 'user' | 'management_key' | 'setup';
+
+  @ApiProperty({
+    enum: ['basic', 'legacy_bearer', 'session', 'management_key', 'setup_token', 'setup_session', 'auth_disabled'],
+    description: 'How the caller proved who it is (as the audit log records it)',
+  })
+  auth_method: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The user or management key id (`admin` for the local admin, null for the setup caller)',
+  })
+  id: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The name the audit log records for the caller (a user’s email, a key’s name, the admin username)',
+  })
+  name: string | null;
+}
+
 @ApiSchema({ name: 'CallerPermissions' })
 export class MyPermissionsDto {
+  @ApiProperty({ type: CallerIdentityDto, description: 'Who the caller is' })
+  principal: CallerIdentityDto;
+
   @ApiProperty({ type: [String], description: 'The caller’s own permissions, sorted `Resource:Operation`' })
   permissions: string[];
 

@@ -19,11 +19,11 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../inference/index.js';
 import { BudgetViewDto, RateLimitViewDto } from '../../objects/dto/limits.dto.js';
 import { OwnerLimitsInputDto, OwnerLimitsUpdateDto } from '../../objects/dto/owner-input.dto.js';
 import { DURATION_PATTERN } from '../../../../core/config/gateway-config.js';
-import { RFC3339 } from '../../shared/ids.js';
+import { RFC3339 } from '../../../../core/validation/ids.js';
 import { IsNullable, IsOptionalNonNull, IsStringList } from '../../../../core/validation/field.decorators.js';
 import { VirtualKeyMcpGrantDto } from '../mcp-grants.js';
 

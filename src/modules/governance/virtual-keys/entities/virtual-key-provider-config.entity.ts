@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../../inference/index.js';
 import { VirtualKeyEntity } from './virtual-key.entity.js';
 
 /**

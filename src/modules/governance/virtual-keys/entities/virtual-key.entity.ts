@@ -9,7 +9,6 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { AccessProfileCopyEntity } from '../../../access-profiles/entities/access-profile-copy.entity.js';
 import { CustomerEntity } from '../../objects/entities/customer.entity.js';
 import { TeamEntity } from '../../objects/entities/team.entity.js';
 
@@ -69,12 +68,13 @@ export class VirtualKeyEntity {
   @Column({ name: 'access_profile_copy_id', type: 'integer', nullable: true })
   access_profile_copy_id: number | null;
 
-  @ManyToOne(() => AccessProfileCopyEntity, { onDelete: 'CASCADE' })
+  // The access-profiles module sits above governance: its entity is named, not imported (same column and key).
+  @ManyToOne('AccessProfileCopyEntity', { onDelete: 'CASCADE' })
   @JoinColumn({
     name: 'access_profile_copy_id',
     foreignKeyConstraintName: 'fk_virtual_keys_access_profile_copy_id',
   })
-  access_profile_copy?: AccessProfileCopyEntity;
+  access_profile_copy?: object;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   created_at: Date;

@@ -52,10 +52,10 @@ export class AsyncJobSummaryDto extends AsyncJobAcceptedDto {
   @ApiProperty({ type: 'integer', nullable: true })
   status_code: number | null;
 
-  @ApiProperty({ format: 'uuid', nullable: true })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
   virtual_key_id: string | null;
 
-  @ApiProperty({ format: 'uuid', nullable: true })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
   webhook_id: string | null;
 
   @ApiProperty({ type: 'integer', description: 'Runs started (a run that never reached the provider is retried)' })
@@ -64,13 +64,13 @@ export class AsyncJobSummaryDto extends AsyncJobAcceptedDto {
   @ApiPropertyOptional({ description: 'The error of a failed job' })
   error?: unknown;
 
-  @ApiProperty({ format: 'date-time', nullable: true })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
   started_at: string | null;
 
-  @ApiProperty({ format: 'date-time', nullable: true })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
   completed_at: string | null;
 
-  @ApiProperty({ format: 'date-time', nullable: true })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
   expires_at: string | null;
 }
 

@@ -3,7 +3,7 @@ import { IsString, Matches, MaxLength } from 'class-validator';
 import { SecretValueDto, SecretValueProperty } from '../../../../core/secrets/secret-value.decorator.js';
 import type { SecretInput } from '../../../../core/secrets/secret-value.js';
 import { IsOptionalNonNull } from '../../../../core/validation/field.decorators.js';
-import { IsHttpUrl } from '../../../agents/dto/is-http-url.decorator.js';
+import { IsHttpUrl } from '../../../../core/validation/is-http-url.decorator.js';
 import { IsStringMap, MAX_MAP_ENTRIES } from './map-fields.js';
 
 /** Cloud region names (`us-east-1`, `europe-west4`, `global`). */

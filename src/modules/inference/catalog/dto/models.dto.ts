@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
+import { PricingPatchDto } from '../../../governance/index.js';
 import { KeyStatusDto } from '../../../../core/errors/gateway-error.dto.js';
-import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../providers/provider-ids.js';
 import { IsOptionalNonNull } from '../../../../core/validation/field.decorators.js';
 import { PROVIDER_ID_MESSAGE } from './provider.dto.js';
 
@@ -19,6 +20,12 @@ export class ProviderModelDto {
   @ApiProperty({ ...PROVIDER_ID_SCHEMA, description: 'Provider listing it' }) provider: ProviderId;
   @ApiPropertyOptional({ type: String }) owned_by?: string;
   @ApiPropertyOptional({ type: 'integer', description: 'Unix seconds, as the provider sent it' }) created?: number;
+  @ApiPropertyOptional({
+    type: PricingPatchDto,
+    description:
+      'The price table’s rates for this model, in the units of a pricing override (absent: the table does not price it; a request is charged these unless an override replaces some)',
+  })
+  catalogue_price?: PricingPatchDto;
 }
 
 @ApiSchema({ name: 'ProviderModelList' })

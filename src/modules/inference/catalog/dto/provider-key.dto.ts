@@ -11,7 +11,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { PROVIDER_ID_SCHEMA, type ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import { PROVIDER_ID_SCHEMA, type ProviderId } from '../../providers/provider-ids.js';
 import { SecretValueDto, SecretValueProperty } from '../../../../core/secrets/secret-value.decorator.js';
 import type { SecretInput } from '../../../../core/secrets/secret-value.js';
 import { IsOptionalNonNull, IsStringList } from '../../../../core/validation/field.decorators.js';

@@ -2,11 +2,11 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nes
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsObject, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { DURATION_PATTERN, POSITIVE_DURATION_PATTERN } from '../../../../core/config/gateway-config.js';
-import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import { PROVIDER_ID_SCHEMA, PROVIDER_IDS, type ProviderId } from '../../providers/provider-ids.js';
 import { SecretValueDto, SecretValueProperty } from '../../../../core/secrets/secret-value.decorator.js';
 import type { SecretInput } from '../../../../core/secrets/secret-value.js';
 import { IsNullable, IsOptionalNonNull } from '../../../../core/validation/field.decorators.js';
-import { IsHttpUrl } from '../../../agents/dto/is-http-url.decorator.js';
+import { IsHttpUrl } from '../../../../core/validation/is-http-url.decorator.js';
 import { MAX_RETRIES } from '../network-config.js';
 
 const DURATION_MAX_LENGTH = 32;

@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../providers/provider-ids.js';
 import type { StoredSecret } from '../../../../core/secrets/secret-value.js';
 import type { StoredAzureKeyConfig, StoredBedrockKeyConfig, StoredVertexKeyConfig } from '../catalog-records.js';
 import type { KeyAlias } from '../provider-snapshot.js';

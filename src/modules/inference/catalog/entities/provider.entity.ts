@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { ProviderId } from '../../../../core/errors/routing-info.dto.js';
+import type { ProviderId } from '../../providers/provider-ids.js';
 import type { StoredSecret } from '../../../../core/secrets/secret-value.js';
 import type { StoredNetworkConfig } from '../catalog-records.js';
 

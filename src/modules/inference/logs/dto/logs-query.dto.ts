@@ -11,6 +11,8 @@ export type LogSortField = (typeof LOG_SORT_FIELDS)[number];
 const MAX_MS = 1e9;
 const MAX_TOKENS = 2_000_000_000;
 const MAX_USD = 1e9;
+/** The largest `count_limit`: past it, counting to the bound costs what counting every match does. */
+const MAX_COUNT_LIMIT = 1_000_000;
 
 /** The filters of `GET /api/logs` and of its stats and histograms. Lists are comma-separated; times RFC 3339. */
 export class LogFiltersQueryDto {
@@ -44,6 +46,11 @@ export class LogFiltersQueryDto {
   @CommaListQuery('Comma-separated routing rule ids')
   routing_rule_ids?: string;
 
+  @CommaListQuery(
+    'Comma-separated request ids (UUIDs): the fallback attempts of those requests (rows whose parent_request_id is one)',
+  )
+  parent_request_ids?: string;
+
   @TimeQuery('Earliest timestamp (RFC 3339, inclusive)')
   start_time?: string;
 
@@ -74,7 +81,9 @@ export class LogFiltersQueryDto {
   @BooleanQuery('Only cache hits (true) or only the rest (false)')
   cache_hit?: boolean;
 
-  @SearchQuery('Case-insensitive substring of the input or output text (at least 3 characters)')
+  @SearchQuery(
+    'Case-insensitive substring of the input or output text; a list reads one or two characters in the newest 20,000 rows of its time range',
+  )
   content_search?: string;
 }
 
@@ -95,4 +104,15 @@ export class LogsListQueryDto extends LogFiltersQueryDto {
   @IsOptionalNonNull()
   @IsIn(['asc', 'desc'])
   order?: 'asc' | 'desc';
+
+  @IntegerQuery({
+    minimum: 0,
+    maximum: MAX_COUNT_LIMIT,
+    description:
+      'Count the matches (and add up `stats`) only up to this many past the end of the page: `pagination.total_count` ' +
+      'and `stats` then cover those, and `x-gateway-total-count-capped: true` says more rows match. `0` counts the ' +
+      "page's own rows (an export's pages, or a screen that asks `GET /api/logs/stats` beside the rows). Default: " +
+      'every match (exact), or 1,000 with `content_search`',
+  })
+  count_limit?: number;
 }

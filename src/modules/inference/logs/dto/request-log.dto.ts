@@ -195,7 +195,7 @@ export class LogsListDto {
   @ApiProperty({
     type: LogStatsDto,
     description:
-      'Totals over the rows the filters match; with `content_search`, over the matches counted for ' +
+      'Totals over the rows the filters match; with `content_search` or `count_limit`, over the matches counted for ' +
       '`pagination.total_count` (all of them unless `x-gateway-total-count-capped` is set)',
   })
   stats: LogStatsDto;
@@ -323,4 +323,23 @@ export class DroppedLogsDto {
 
   @ApiProperty({ type: 'integer', description: 'Rows waiting for a write' })
   pending: number;
+}
+
+/** The live channel's frame for a new request-log row (`GET /ws`, docs/live-channel.md). */
+@ApiSchema({ name: 'LiveLogEvent' })
+export class LiveLogEventDto {
+  @ApiProperty({ enum: ['log'] })
+  type: 'log';
+
+  @ApiProperty({ enum: ['created'] })
+  action: 'created';
+
+  @ApiProperty({ description: "The row's id" })
+  id: string;
+
+  @ApiProperty({ type: RequestLogDto, description: 'The row as `GET /api/logs` lists it' })
+  data: RequestLogDto;
+
+  @ApiProperty({ format: 'date-time', description: 'When the row was queued for writing' })
+  at: string;
 }

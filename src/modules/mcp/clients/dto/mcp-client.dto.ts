@@ -20,7 +20,7 @@ import { SecretValueDto, SecretValueProperty } from '../../../../core/secrets/se
 import type { SecretInput } from '../../../../core/secrets/secret-value.js';
 import { IsOptionalNonNull, IsStringList } from '../../../../core/validation/field.decorators.js';
 import { IntegerQuery } from '../../../../core/validation/integer-query.decorator.js';
-import { IsHttpUrl } from '../../../agents/dto/is-http-url.decorator.js';
+import { IsHttpUrl } from '../../../../core/validation/is-http-url.decorator.js';
 import { MCP_CLIENT_NAME_PATTERN } from '../../mcp-contract.js';
 import { CONNECTION_TYPES, type McpConnectionType } from '../entities/mcp-client.entity.js';
 

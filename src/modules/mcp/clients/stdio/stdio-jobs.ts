@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '../../../../core/logging/logging.module.js';
 import { JobHandler, type JobContext } from '../../../../core/queue/job-handler.decorator.js';
-import { JOBS, type JobPayloads } from '../../../../core/queue/job-catalogue.js';
+import { type JobPayloads } from '../../../../core/queue/job-catalogue.js';
+import { MCP_JOBS } from '../../mcp.jobs.js';
 import { McpCallError } from '../../mcp-contract.js';
 import { McpConnectionRegistry } from '../mcp-connection.registry.js';
 import type { StdioCallOutcome, StdioControlOutcome } from './stdio-jobs.contract.js';
@@ -18,7 +19,7 @@ export class McpStdioJobs {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  @JobHandler(JOBS.mcpStdioCall)
+  @JobHandler(MCP_JOBS.stdioCall)
   async call(payload: JobPayloads['mcp.stdio-call'], context: JobContext): Promise<StdioCallOutcome> {
     const left = payload.deadline - Date.now();
     if (left <= 0) {
@@ -43,7 +44,7 @@ export class McpStdioJobs {
     }
   }
 
-  @JobHandler(JOBS.mcpStdioControl)
+  @JobHandler(MCP_JOBS.stdioControl)
   async control(payload: JobPayloads['mcp.stdio-control']): Promise<StdioControlOutcome> {
     try {
       if (payload.action === 'probe') {

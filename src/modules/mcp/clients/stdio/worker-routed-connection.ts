@@ -1,8 +1,15 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { JOBS, type JobPayloads } from '../../../../core/queue/job-catalogue.js';
+import { type JobPayloads } from '../../../../core/queue/job-catalogue.js';
+import { MCP_JOBS } from '../../mcp.jobs.js';
 import type { QueueService } from '../../../../core/queue/queue.service.js';
-import { McpCallError, type McpToolDefinition } from '../../mcp-contract.js';
+import { McpCallError, type McpCallOptions, type McpToolDefinition } from '../../mcp-contract.js';
 import type { McpClientState } from '../dto/mcp-client.dto.js';
 import type { StoredStdioConfig } from '../entities/mcp-client.entity.js';
 import type { LiveConnection } from '../live-connection.js';
@@ -24,12 +31,18 @@ export interface RoutedConnectionDeps {
  * A stdio client as an `api` replica holds it: no child here. State, tools and last error are what the process
  * running the child (role `worker` or `all`) reported in `mcp_client_status`, read again when it says it reported
  * (invalidation bus); calls, connection checks and refreshes are jobs of the `gateway-mcp-stdio` queue that a worker
- * runs and this replica awaits (`QueueService.waitForCompletion`), with the call's own timeout.
+ * runs and this replica awaits (`QueueService.waitForCompletion`), with the call's own timeout. Only tools cross the
+ * queue: what the server sends during a call (progress, log lines, requests of the caller) stays on the worker, and
+ * its prompts and resources are not offered here (the worker reports tools only).
  */
 export class WorkerRoutedConnection implements LiveConnection {
   state: McpClientState = 'disconnected';
   tools: McpToolDefinition[] = [];
   lastError: string | null = null;
+  readonly capabilities: ServerCapabilities = {};
+  readonly prompts: Prompt[] = [];
+  readonly resources: Resource[] = [];
+  readonly resourceTemplates: ResourceTemplate[] = [];
   private closed = false;
   /** Reads started; only the latest one's answer is applied (two reads may answer out of order). */
   private reads = 0;
@@ -88,13 +101,9 @@ export class WorkerRoutedConnection implements LiveConnection {
     return outcome.tools.length;
   }
 
-  async callTool(
-    toolName: string,
-    args: Record<string, unknown>,
-    options: { timeoutMs: number; signal?: AbortSignal },
-  ): Promise<CallToolResult> {
+  async callTool(toolName: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
     const { queue } = this.deps;
-    const { id } = await queue.enqueue(JOBS.mcpStdioCall, {
+    const { id } = await queue.enqueue(MCP_JOBS.stdioCall, {
       client_id: this.id,
       tool: toolName,
       arguments: args,
@@ -116,6 +125,24 @@ export class WorkerRoutedConnection implements LiveConnection {
     );
   }
 
+  /** Nothing but tools is relayed to a stdio server from an api replica (its capabilities are empty). */
+  request(): Promise<Record<string, unknown>> {
+    return Promise.reject(
+      new McpCallError(
+        'disconnected',
+        `MCP client ${this.name} relays tools only from this replica (stdio on a worker)`,
+      ),
+    );
+  }
+
+  subscribe(): Promise<void> {
+    return this.request().then(() => undefined);
+  }
+
+  unsubscribe(): Promise<void> {
+    return Promise.resolve();
+  }
+
   close(): Promise<void> {
     this.closed = true;
     return Promise.resolve();
@@ -124,7 +151,7 @@ export class WorkerRoutedConnection implements LiveConnection {
   private async control(payload: JobPayloads['mcp.stdio-control']): Promise<StdioControlOutcome> {
     const { queue } = this.deps;
     const waitMs = this.deps.controlTimeoutMs() + QUEUE_GRACE_MS;
-    const { id } = await queue.enqueue(JOBS.mcpStdioControl, payload);
+    const { id } = await queue.enqueue(MCP_JOBS.stdioControl, payload);
     const view = await queue.waitForCompletion(id, waitMs);
     if (view.state === 'completed') return view.result as StdioControlOutcome;
     if (view.state === 'failed') return { error: `the worker could not run the check: ${view.error}` };

@@ -39,7 +39,9 @@ export class McpLogFiltersQueryDto {
   @NumberQuery({ minimum: 0, maximum: MAX_MS, description: 'Greatest latency, milliseconds' })
   max_latency?: number;
 
-  @SearchQuery('Case-insensitive substring of the arguments or the result, as JSON text (at least 3 characters)')
+  @SearchQuery(
+    'Case-insensitive substring of the arguments or the result, as JSON text; a list reads one or two characters in the newest 20,000 rows of its time range',
+  )
   content_search?: string;
 }
 

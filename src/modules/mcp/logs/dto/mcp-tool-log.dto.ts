@@ -2,6 +2,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ArrayNotEmpty, ArrayUnique } from 'class-validator';
 import { PaginationDto } from '../../../../core/http/paging.dto.js';
 import { IsStringList } from '../../../../core/validation/field.decorators.js';
+import { MCP_REQUEST_TYPES } from '../../mcp-contract.js';
 import { MCP_LOG_STATUSES, type McpToolLogEntity } from '../entities/mcp-tool-log.entity.js';
 
 @ApiSchema({ name: 'McpToolLogVirtualKey' })
@@ -35,6 +36,15 @@ export class McpToolLogDto {
 
   @ApiProperty({ description: 'The MCP client’s name' })
   server_label: string;
+
+  @ApiProperty({
+    enum: MCP_REQUEST_TYPES,
+    description:
+      'What was relayed: `tool` (a tools/call), `resource` (a resources/read; `tool_name` is the URI), `prompt` ' +
+      '(a prompts/get; `tool_name` is `<client>-<prompt>`) or `completion` (a completion/complete; `tool_name` is ' +
+      'the prompt’s exposed name or the resource template)',
+  })
+  mcp_request_type: string;
 
   @ApiProperty({ type: String, nullable: true })
   virtual_key_id: string | null;
@@ -101,6 +111,7 @@ export class McpToolLogDto {
       timestamp: row.timestamp.toISOString(),
       tool_name: row.tool_name,
       server_label: row.server_label,
+      mcp_request_type: row.mcp_request_type,
       virtual_key_id: row.virtual_key_id,
       virtual_key_name: row.virtual_key_name,
       arguments: row.arguments,

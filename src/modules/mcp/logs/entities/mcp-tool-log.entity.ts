@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { McpRequestType } from '../../mcp-contract.js';
 
 export const MCP_LOG_STATUSES = ['processing', 'success', 'error'] as const;
 export type McpLogStatus = (typeof MCP_LOG_STATUSES)[number];
@@ -26,6 +27,7 @@ export const SEARCH_TEXT_EXPRESSION = `lower(COALESCE(("arguments")::text, '') |
 @Index('idx_mcp_tool_logs_cost', { synchronize: false })
 @Index('idx_mcp_tool_logs_cost_desc', { synchronize: false })
 @Index('idx_mcp_tool_logs_search_trgm', { synchronize: false })
+@Check('chk_mcp_tool_logs_mcp_request_type', `"mcp_request_type" IN ('tool', 'resource', 'prompt', 'completion')`)
 export class McpToolLogEntity {
   @PrimaryColumn({ type: 'varchar', length: 128, primaryKeyConstraintName: 'pk_mcp_tool_logs' })
   id: string;
@@ -51,6 +53,13 @@ export class McpToolLogEntity {
   /** The MCP client's name. */
   @Column({ name: 'server_label', type: 'varchar', length: 255 })
   server_label: string;
+
+  /**
+   * What was relayed: `tool` (`tool_name` is `<client>-<tool>`), `prompt` (`<client>-<prompt>`), `resource` (a read;
+   * `tool_name` is the URI), `completion` (`<client>-<prompt>` or the resource template).
+   */
+  @Column({ name: 'mcp_request_type', type: 'varchar', length: 16, default: 'tool' })
+  mcp_request_type: McpRequestType;
 
   @Column({ name: 'virtual_key_id', type: 'varchar', length: 64, nullable: true })
   virtual_key_id: string | null;

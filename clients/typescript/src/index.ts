@@ -1,0 +1,11 @@
+export { GatewayClient, createGatewayClient } from './client.js';
+export type { GatewayApi, GatewayClientOptions, ProviderId, Query, RequestBody } from './client.js';
+export type { GatewayAuth } from './auth.js';
+export { authHeaders } from './auth.js';
+export { GatewayApiError, parseRetryAfter } from './errors.js';
+export type { GatewayErrorBody } from './errors.js';
+export { Paged, offsetPages, singlePage } from './paging.js';
+export type { Page } from './paging.js';
+export { retryingFetch } from './retry.js';
+export type { RetryOptions } from './retry.js';
+export type { components, operations, paths } from './generated/openapi.js';

@@ -1,0 +1,27 @@
+import type { ProviderId } from '../provider-ids.js';
+import type { ConfiguredProvider } from '../../catalog/provider-snapshot.js';
+import type { KeyCredentials, ProviderAdapter, ProviderTarget } from './provider-adapter.js';
+
+/**
+ * Where a call to `provider` goes with `key`: the provider's `base_url` (stored without a trailing slash) or the
+ * adapter's default ('' when neither: Azure takes each key's endpoint), and its extra headers, which the adapter
+ * adds to the call. The caller's `forwarded` headers (`inference.forward_headers`) go under the provider's own extra
+ * headers, which win on a clash; the adapter's headers (credentials, content type) win over both. One builder for the
+ * router and the model listing.
+ */
+export function providerTarget(
+  provider: ProviderId,
+  config: Pick<ConfiguredProvider, 'base_url' | 'extra_headers'> | undefined,
+  adapter: ProviderAdapter,
+  key: KeyCredentials,
+  model: string,
+  forwarded?: Record<string, string>,
+): ProviderTarget {
+  return {
+    provider,
+    baseUrl: config?.base_url ?? adapter.defaultBaseUrl(provider) ?? '',
+    extraHeaders: forwarded ? { ...forwarded, ...config?.extra_headers } : (config?.extra_headers ?? {}),
+    key,
+    model,
+  };
+}
