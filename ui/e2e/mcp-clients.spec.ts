@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { GatewayApi } from './support/api';
 import { startGateway, type Gateway } from './support/gateway';
 import { startHttpPeer, type McpPeer } from './support/mcp-peer';
-import { unlock, watchProblems } from './support/page';
+import { flipSwitch, unlock, watchProblems } from './support/page';
 
 /**
  * The MCP clients screen against a real gateway and a real MCP server (the official SDK's, on loopback): the server
@@ -58,12 +58,12 @@ test.describe('MCP clients', () => {
 
     // A tool switched off is refused to callers, and switched on again.
     const echo = tools.getByRole('switch', { name: 'Enable peer-echo' });
-    await echo.click({ force: true }); // controlled: it follows the stored list
+    await flipSwitch(echo); // controlled: it follows the stored list
     await expect(echo).not.toBeChecked();
     await expect(tools.getByRole('button', { name: 'Call peer-echo' })).toBeDisabled();
     const stored = await api.request<{ clients: Array<{ tools_to_execute: string[] }> }>('GET', '/api/mcp/clients');
     expect(stored.clients[0]!.tools_to_execute).toEqual(['add', 'fail', 'slow']);
-    await echo.click({ force: true });
+    await flipSwitch(echo);
     await expect(echo).toBeChecked();
     await expect(tools.getByRole('button', { name: 'Call peer-echo' })).toBeEnabled();
 

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { chat, GatewayApi } from './support/api';
 import { startGateway, type Gateway } from './support/gateway';
-import { unlock, watchProblems } from './support/page';
+import { flipSwitch, unlock, watchProblems } from './support/page';
 import { startSimulator, type Simulator } from './support/simulator';
 
 interface PluginView {
@@ -147,10 +147,10 @@ test.describe('settings', () => {
 
     const toggle = plugins.getByRole('switch', { name: `Enable ${first.name}` });
     await expect(toggle).toBeChecked({ checked: first.enabled });
-    await toggle.click({ force: true });
+    await flipSwitch(toggle);
     await expect(toggle).toBeChecked({ checked: !first.enabled });
     expect((await api.request<PluginView>('GET', `/api/plugins/${first.name}`)).enabled).toBe(!first.enabled);
-    await toggle.click({ force: true });
+    await flipSwitch(toggle);
     await expect(toggle).toBeChecked({ checked: first.enabled });
 
     await plugins.getByRole('button', { name: `Move ${second.name} up` }).click();
@@ -173,7 +173,7 @@ test.describe('settings', () => {
     const plugins = page.getByRole('table', { name: 'Plugins' });
     const toggle = plugins.getByRole('switch', { name: 'Enable cache' });
     await expect(toggle).not.toBeChecked();
-    await toggle.click({ force: true });
+    await flipSwitch(toggle);
     await expect(toggle).toBeChecked();
 
     await plugins.getByRole('button', { name: 'Edit config of cache' }).click();

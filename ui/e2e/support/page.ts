@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { Gateway } from './gateway';
 
 /**
@@ -38,4 +38,15 @@ export async function unlock(page: Page, gateway: Gateway, path = ''): Promise<v
 /** The sidebar's links, by name. */
 export function navLinks(page: Page) {
   return page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+}
+
+/**
+ * Flips a switch from the keyboard (focus, then Space), as a person tabbing to it does. Mantine's switch input is
+ * transparent over its track, so a pointer click needs `force`, which skips the stability check and lands on
+ * coordinates taken before a layout shift (a modal closing gives the page its scrollbar back): in CI such a click
+ * hit beside the switch and nothing was sent.
+ */
+export async function flipSwitch(toggle: Locator): Promise<void> {
+  await toggle.focus();
+  await toggle.press('Space');
 }
