@@ -133,18 +133,14 @@ async function runLoadChild(url: string, key: string, rate: number, seconds: num
 
 const children = new Set<ReturnType<typeof spawn>>();
 
-/** VmRSS of a process in MB, from /proc. */
-function rssMb(pid: number): number {
+/** A memory field of /proc/<pid>/status in MB: VmRSS (now) or VmHWM (the peak over the process's life). */
+function procMemoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-  return kb / 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
 }
 
-/** VmHWM (the peak RSS over the process's life) of a process in MB, from /proc. */
-function vmHwmMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
-}
+const rssMb = (pid: number) => procMemoryMb(pid, 'VmRSS');
+const vmHwmMb = (pid: number) => procMemoryMb(pid, 'VmHWM');
 
 /** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (clock ticks of 1/100 s). */
 function cpuSeconds(pid: number): number {
@@ -174,14 +170,14 @@ function slope(points: Array<[number, number]>): number {
  * can end just after the "listening" line (docs/decisions.md). That is the start's peak, not the load's, so the
  * load's bounds are measured from after the start settles.
  */
-async function settledRss(pid: number): Promise<number> {
+async function settleRss(pid: number): Promise<void> {
   const readings: number[] = [];
   const deadline = performance.now() + 30_000;
   for (;;) {
     readings.push(rssMb(pid));
     const last = readings.slice(-3);
-    if (last.length === 3 && Math.max(...last) - Math.min(...last) < 5) return last[2]!;
-    if (performance.now() > deadline) return readings.at(-1)!;
+    if (last.length === 3 && Math.max(...last) - Math.min(...last) < 5) return;
+    if (performance.now() > deadline) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
@@ -300,7 +296,7 @@ describe.skipIf(!existsSync(MAIN_JS))(`load with faults (${SYSTEM_PROFILE} profi
     probeId = probe.headers.get('x-request-id')!;
     probeTokens = probe.body.usage.total_tokens;
     expect(probe.headers.get('x-gateway-routing-info-routing-rule-name')).toBe('load-route');
-    await settledRss(gw.gw.child.pid!);
+    await settleRss(gw.gw.child.pid!);
   }, 120_000);
 
   afterAll(async () => {
