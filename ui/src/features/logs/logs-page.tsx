@@ -2,6 +2,7 @@ import { Badge, Button, Menu, Paper, SimpleGrid, Switch, Text } from '@mantine/c
 import { IconDownload, IconRefresh } from '../../shared/ui/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { formatCost, formatLatency, formatNumber, formatPercent } from '../../shared/format/format';
 import { useLiveEvents, useLiveStatus } from '../../shared/live/use-live';
 import { ServerTable } from '../../shared/table/server-table';
@@ -10,6 +11,7 @@ import { Page } from '../../shared/ui/page';
 import { Stat } from '../../shared/ui/stat';
 import { ExportDialog } from './export-dialog';
 import type { ExportFormat } from './export-logs';
+import { LiveBatch } from './live-batch';
 import { liveVerdict, type RequestLog } from './live-filter';
 import { logColumns } from './log-columns';
 import { LogDrawer } from './log-drawer';
@@ -56,7 +58,7 @@ export function LogsPage() {
   const live = !!liveWanted && showsNewestFirst(query);
   const status = useLiveStatus();
   const [liveRows, setLiveRows] = useState<RequestLog[]>([]);
-  const pending = useRef<RequestLog[]>([]);
+  const pending = useRef(new LiveBatch<RequestLog>());
   const flushTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const refetchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   // The rows that arrived live in this view stay marked new once a page read lists them too.
@@ -65,23 +67,25 @@ export function LogsPage() {
     // Another view (filter, page, order): what was pushed for the last one is not this one's. A page read again of
     // the same view keeps them: one that began before a row was written does not list it, and `fresh` below
     // already drops those it does list.
-    pending.current = [];
+    pending.current.clear();
     arrived.current = new Set();
     setLiveRows([]);
   }, [viewKey]);
   useEffect(() => () => (clearTimeout(flushTimer.current), clearTimeout(refetchTimer.current)), []);
+  const flushLive = () => {
+    clearTimeout(flushTimer.current);
+    flushTimer.current = undefined;
+    const fresh = pending.current.take();
+    arrived.current = new Set([...fresh.map((row) => row.id), ...arrived.current].slice(0, query.limit));
+    setLiveRows((rows) => [...fresh, ...rows].slice(0, query.limit));
+  };
   useLiveEvents('log', live, (event) => {
     const row = event.data as RequestLog;
     const verdict = liveVerdict(row, query);
     if (verdict === 'match') {
-      pending.current.push(row);
-      flushTimer.current ??= setTimeout(() => {
-        flushTimer.current = undefined;
-        const fresh = pending.current.reverse();
-        pending.current = [];
-        arrived.current = new Set([...fresh.map((row) => row.id), ...arrived.current].slice(0, query.limit));
-        setLiveRows((rows) => [...fresh, ...rows].slice(0, query.limit));
-      }, LIVE_FLUSH_MS);
+      // A whole page waiting is rendered now (flushSync: not merged with the next one), so each row is seen once.
+      if (pending.current.add(row, query.limit)) flushSync(flushLive);
+      else flushTimer.current ??= setTimeout(flushLive, LIVE_FLUSH_MS);
     } else if (verdict === 'unknown') {
       refetchTimer.current ??= setTimeout(() => {
         refetchTimer.current = undefined;
