@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +141,28 @@ describe.skipIf(!existsSync(MAIN_JS))('the gateway process (npm start)', () => {
       expect(listed.body.virtual_keys.map((k: { name: string }) => k.name)).toContain('survives-restart');
       expect((await stop(second.gw)).code).toBe(0);
     }, 90_000);
+
+    it("a first start on a fresh app dir unpacks the build's database template: peak memory under 500 MB", async () => {
+      // initdb grows PGlite's WASM memory to about 600 MB for the process's peak (VmHWM 703 MB with npm start's node
+      // flags); the template unpacked by the serving instance peaks near 384 MB (docs/benchmarks.md).
+      const script = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).scripts
+        .start as string;
+      const nodeFlags = script.split(' ').filter((word) => word.startsWith('--'));
+      const appDir = mkdtempSync(join(tmpdir(), 'gw-first-start-'));
+      const gw = spawnGateway(
+        ['--port', String(await freePort()), '--app-dir', appDir],
+        { GATEWAY_SETUP_TOKEN: SETUP['X-Gateway-Setup-Token'] },
+        undefined,
+        nodeFlags,
+      );
+      running.push(gw);
+      await gw.waitForLine(/gateway listening/, 60_000);
+      const status = readFileSync(`/proc/${gw.child.pid}/status`, 'utf8');
+      const peakMb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]) / 1024;
+      expect(existsSync(join(appDir, 'pgdata', 'PG_VERSION'))).toBe(true);
+      expect(peakMb).toBeLessThan(500);
+      expect((await stop(gw)).code).toBe(0);
+    });
 
     it('SIGTERM drains an in-flight request, then exits 0', async () => {
       const { gw, port } = await startProcess([], {}, cwd);

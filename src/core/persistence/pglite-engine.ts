@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { PGlite, types, type Results } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
@@ -16,6 +17,13 @@ export interface EngineOptions {
   dataDir?: string;
   loadDataDir?: Blob;
 }
+
+/**
+ * A fresh data dir as a tarball, written by `npm run build` (src/cli/initdb-template.ts) beside the compiled
+ * persistence code: a first start unpacks it instead of running initdb (docs/decisions.md, "The embedded database's
+ * first start"). Absent when the code runs from its TypeScript sources.
+ */
+export const INITDB_TEMPLATE = fileURLToPath(new URL('./initdb-template.tar.gz', import.meta.url));
 
 /** Parses values the way node-postgres does, so entities read the same types on both databases. */
 const PG_COMPATIBLE_PARSERS = {

@@ -1,10 +1,16 @@
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Results } from '@electric-sql/pglite';
-import { createPGlite, EMBEDDED_POSTGRESQL_CONF, type EngineOptions, type PGliteEngine } from './pglite-engine.js';
+import {
+  createPGlite,
+  EMBEDDED_POSTGRESQL_CONF,
+  INITDB_TEMPLATE,
+  type EngineOptions,
+  type PGliteEngine,
+} from './pglite-engine.js';
 import { PGliteThread } from './pglite-thread.js';
 
 type Callback<T> = (err: Error | null, value?: T) => void;
@@ -20,17 +26,20 @@ function commandOf(sql: string): string {
 }
 
 /**
- * Opens the embedded database. On a fresh data dir initdb would leave the instance's WASM memory grown to ~600 MB for
- * good (WebAssembly memory never shrinks), so the database is created in a short-lived worker first, whose memory
- * goes with it (about a second, once per data dir). Then PGlite runs in a worker thread of its own (pglite-thread),
- * so database work never holds the event loop that serves requests; run from TypeScript sources (the tests) there is
- * no compiled worker, and it runs in this thread.
+ * Opens the embedded database. A fresh data dir is unpacked from the build's template (INITDB_TEMPLATE) by the
+ * instance that then serves it: initdb would grow PGlite's WASM memory to ~600 MB, which WebAssembly never gives back
+ * (docs/decisions.md, "The embedded database's first start"). Without a template (the TypeScript sources) initdb runs
+ * in a short-lived worker, whose memory goes with it. PGlite runs in a worker thread of its own (pglite-thread), so
+ * database work never holds the event loop that serves requests; from the sources there is no compiled worker, and it
+ * runs in this thread.
  */
 async function openEngine(options: EngineOptions): Promise<PGliteEngine> {
   const { dataDir } = options;
   if (dataDir !== undefined && !options.loadDataDir && !existsSync(join(dataDir, 'PG_VERSION'))) {
     const worker = new URL('./pglite-initdb.worker.js', import.meta.url);
-    if (existsSync(fileURLToPath(worker))) {
+    if (existsSync(INITDB_TEMPLATE)) {
+      options = { ...options, loadDataDir: new Blob([readFileSync(INITDB_TEMPLATE)]) };
+    } else if (existsSync(fileURLToPath(worker))) {
       await runWorker(worker, { dataDir, postgresqlconf: EMBEDDED_POSTGRESQL_CONF });
     } else {
       await (await createPGlite({ dataDir })).close();
