@@ -1,6 +1,6 @@
 // Generates the TypeScript types of the management API from the committed openapi/openapi.json with
-// openapi-typescript, once per target below (the dashboard and the client package read the same document through
-// the same generator; nobody hand-writes an API type). `--check` regenerates in memory and exits 1 naming every target
+// openapi-typescript, once, for the client package and the dashboard alike (nobody hand-writes an API type), and the
+// dashboard's form constraints. `--check` regenerates in memory and exits 1 naming every target
 // whose committed file differs (CI runs it: a stale file fails the build). `--only <name>` limits the run to a target.
 // A target keeps the paths its `paths` test accepts and the component schemas those reach (plus those its `schemas`
 // test names: the live channel's frames are components no operation returns): the management plane is a tenth of the
@@ -13,26 +13,31 @@ import openapiTS, { astToString } from 'openapi-typescript';
 const root = join(import.meta.dirname, '..');
 const DOCUMENT = 'openapi/openapi.json';
 
-/** Each target: a name, the file written (relative to the repository root) and openapi-typescript options. */
+/** The management plane, and the one data-plane route a screen calls (the MCP clients' "call tool" panel). */
+const MANAGEMENT_PATHS = (path) =>
+  path.startsWith('/api/') || path === '/ws' || path === '/health' || path === '/v1/mcp/tool/execute';
+/** The live channel's frames: components no operation returns. */
+const LIVE_SCHEMAS = (name) => name.startsWith('Live');
+
+/**
+ * Each target: a name, the files written (relative to the repository root) and openapi-typescript options. The types
+ * are written once, into the client package, and the dashboard imports them from there (ui/src/api/openapi.ts).
+ */
 export const TARGETS = [
   {
-    name: 'client',
+    name: 'types',
     output: 'clients/typescript/src/generated/openapi.ts',
-    paths: (path) => path.startsWith('/api/') || path === '/ws' || path === '/health',
+    paths: MANAGEMENT_PATHS,
+    schemas: LIVE_SCHEMAS,
     // A default is not a requirement: fields the server defaults stay optional in request bodies.
     options: { alphabetize: true, defaultNonNullable: false },
   },
   {
-    // The dashboard (ui/, docs/dashboard.md): openapi-fetch's types, and its forms' constraints.
-    name: 'dashboard',
-    output: 'ui/src/api/openapi.gen.ts',
+    // The dashboard's forms (ui/, docs/dashboard.md): the constraints they check before the server does.
+    name: 'constraints',
     constraints: 'ui/src/api/constraints.gen.ts',
-    // Plus the one data-plane route a screen calls: the MCP clients' "call tool" panel runs a tool as a virtual key.
-    paths: (path) =>
-      path.startsWith('/api/') || path === '/ws' || path === '/health' || path === '/v1/mcp/tool/execute',
-    schemas: (name) => name.startsWith('Live'),
-    // As for the client: a field the server defaults is optional in a request body the forms build.
-    options: { alphabetize: true, defaultNonNullable: false },
+    paths: MANAGEMENT_PATHS,
+    schemas: LIVE_SCHEMAS,
   },
 ];
 
@@ -235,7 +240,7 @@ if (targets.length === 0) {
 const document = JSON.parse(await readFile(join(root, DOCUMENT), 'utf8'));
 let stale = 0;
 for (const target of targets) {
-  const files = [[target.output, await generate(document, target)]];
+  const files = target.output ? [[target.output, await generate(document, target)]] : [];
   if (target.constraints) {
     files.push([target.constraints, constraintsFile(cutDocument(document, target.paths, target.schemas))]);
   }

@@ -1,6 +1,6 @@
 import createClient from 'openapi-fetch';
 import { apiErrorOf, networkError } from './errors';
-import type { paths } from './openapi.gen';
+import type { paths } from './openapi';
 
 /**
  * The gateway's root as this page sees it: the folder above the dashboard's (`/ui/`), so every call keeps a reverse

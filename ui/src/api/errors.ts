@@ -1,4 +1,4 @@
-import type { components } from './openapi.gen';
+import type { components } from './openapi';
 
 type GatewayErrorBody = components['schemas']['GatewayError'];
 

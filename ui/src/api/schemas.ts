@@ -1,4 +1,4 @@
-import type { components, operations } from './openapi.gen.js';
+import type { components, operations } from './openapi.js';
 
 /** A schema of the API document by name: `Schema<'RequestLog'>`. */
 export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];

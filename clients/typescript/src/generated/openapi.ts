@@ -2090,6 +2090,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mcp/tool/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Execute a tool call (chat or Responses format) through the MCP client that serves it */
+        post: operations["executeMcpTool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ws": {
         parameters: {
             query?: never;
@@ -3362,6 +3379,43 @@ export interface components {
              * @enum {string}
              */
             status: "success" | "list_models_failed";
+        };
+        LiveEvent: {
+            /** @description `created`, `updated`, `deleted`; `opened`, `closed` for circuits */
+            action?: string;
+            /**
+             * Format: date-time
+             * @description When the gateway published it
+             */
+            at: string;
+            /** @description Depends on `type` */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The object's id, when one is known */
+            id?: string;
+            /** @description The permission resource of a `change` (`VirtualKeys`, …) or `circuit` */
+            resource?: string;
+            /**
+             * @description What happened
+             * @enum {string}
+             */
+            type: "ready" | "log" | "mcp_log" | "change" | "circuit";
+        };
+        LiveLogEvent: {
+            /** @enum {string} */
+            action: "created";
+            /**
+             * Format: date-time
+             * @description When the row was queued for writing
+             */
+            at: string;
+            /** @description The row as `GET /api/logs` lists it */
+            data: components["schemas"]["RequestLog"];
+            /** @description The row's id */
+            id: string;
+            /** @enum {string} */
+            type: "log";
         };
         LoginRequest: {
             /**
@@ -17272,6 +17326,101 @@ export interface operations {
             };
             /** @description Service unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+        };
+    };
+    executeMcpTool: {
+        parameters: {
+            query?: {
+                /** @description Body format (default chat) */
+                format?: "chat" | "responses";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    function: {
+                        /** @description The arguments: a string holding a JSON object */
+                        arguments: string;
+                        /** @description The exposed tool name, `<client>-<tool>` */
+                        name: string;
+                    };
+                    /** @description The tool call id, echoed as tool_call_id */
+                    id: string;
+                    /** @enum {string} */
+                    type?: "function";
+                } | {
+                    /** @description The arguments: a string holding a JSON object */
+                    arguments: string;
+                    /** @description The call id, echoed as call_id */
+                    call_id: string;
+                    /** @description The exposed tool name, `<client>-<tool>` */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description format=chat: { role: "tool", content, tool_call_id }; format=responses: { type: "function_call_output", call_id, output } */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The tool's output as text (a failed tool's message too) */
+                        content: string;
+                        /** @enum {string} */
+                        role: "tool";
+                        /** @description The id of the call */
+                        tool_call_id: string;
+                    } | {
+                        /** @description The call id */
+                        call_id: string;
+                        /** @description The tool's output as text (a failed tool's message too) */
+                        output: string;
+                        /** @enum {string} */
+                        type: "function_call_output";
+                    };
+                };
+            };
+            /** @description Bad request (validation_failed names the field in error.param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,7 @@ import { Alert, Button, Code, Group, List, Modal, PasswordInput, Stack, Text, Te
 import createClient from 'openapi-fetch';
 import { useState } from 'react';
 import { call, gatewayRoot } from '../../api/client';
-import type { paths } from '../../api/openapi.gen';
+import type { paths } from '../../api/openapi';
 import { ErrorAlert } from '../../shared/ui/error-alert';
 import { IconCheck } from '../../shared/ui/icons';
 import { argumentsTemplate, parseArguments, type JsonSchema, type McpToolView } from './mcp-client-helpers';
