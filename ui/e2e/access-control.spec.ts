@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { RESULTS } from '../playwright.config';
 import { GatewayApi } from './support/api';
 import { startGateway, type Gateway } from './support/gateway';
-import { navLinks, unlock, watchProblems } from './support/page';
+import { navLinks, unlock, watchProblems, seriousViolations } from './support/page';
 
 const ADMIN = { username: 'admin', password: 'enterprise-admin-password' };
 const READER = { name: 'Lee Reader', email: 'lee@example.com', password: 'lee-password-123' };
@@ -26,13 +25,6 @@ interface ManagementKey {
   id: string;
   name: string;
   scopes: string[];
-}
-
-async function seriousViolations(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('; ')}`);
 }
 
 /**

@@ -1,22 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { RESULTS } from '../playwright.config';
 import { GatewayApi } from './support/api';
 import { startGateway, type Gateway } from './support/gateway';
-import { unlock, watchProblems } from './support/page';
+import { unlock, watchProblems, seriousViolations } from './support/page';
 
 const ADMIN = { username: 'admin', password: 'enterprise-admin-password' };
 const USERS = 500;
 const SCREENSHOTS = join(RESULTS, 'screenshots');
-
-async function seriousViolations(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('; ')}`);
-}
 
 /**
  * Access profiles in the enterprise edition: 500 users seeded through the API with one role; a template created in

@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import { Role } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { startA2aAgent, type A2aAgent } from '../../test/helpers/a2a-agent';
 import { RESULTS } from '../playwright.config';
 import { GatewayApi } from './support/api';
 import { startGateway, type Gateway } from './support/gateway';
-import { navLinks, unlock, watchProblems } from './support/page';
+import { navLinks, unlock, watchProblems, seriousViolations } from './support/page';
 
 /** A screenshot to look at (ui/test-results/screenshots, not committed). */
 async function shot(page: Page, name: string): Promise<void> {
@@ -94,10 +93,7 @@ test.describe('agents', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Agents' })).toBeVisible();
     await expect(page.getByText('No agent yet')).toBeVisible();
     await expect(page.getByText('No operation matches')).toBeVisible();
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual(
-      [],
-    );
+    expect(await seriousViolations(page)).toEqual([]);
 
     // A card URL that answers 404: the gateway's refusal on the URL field, and what was typed stays.
     await page.getByRole('button', { name: 'Register agent' }).click();

@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { startGateway, type Gateway } from './support/gateway';
-import { navLinks, watchProblems } from './support/page';
+import { navLinks, watchProblems, seriousViolations } from './support/page';
 
 const ADMIN = { username: 'admin', password: 'dashboard-admin-password' };
 
@@ -27,8 +26,7 @@ test.describe('sign-in with dashboard auth', () => {
     const { problems } = watchProblems(page, (url, status) => url.endsWith('/api/session/login') && status === 401);
     await page.goto(`${gateway.url}/ui/logs?status=error`);
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByLabel('Username or email').fill(ADMIN.username);
     await page.getByRole('textbox', { name: /^Password/ }).fill('not-the-password');

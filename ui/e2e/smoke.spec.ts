@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { RESULTS } from '../playwright.config';
 import { chat, GatewayApi } from './support/api';
 import { startGateway, type Gateway } from './support/gateway';
-import { unlock, watchProblems } from './support/page';
+import { unlock, watchProblems, seriousViolations } from './support/page';
 import { startHttpPeer, type McpPeer } from './support/mcp-peer';
 import { startSimulator, type Simulator } from './support/simulator';
 
@@ -50,13 +49,6 @@ function routes(
     { name: 'users', path: 'users', heading: 'Users and roles' },
     { name: 'not-found', path: 'no-such-page', heading: 'Page not found' },
   ];
-}
-
-async function seriousViolations(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('; ')}`);
 }
 
 /**

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { RESULTS } from '../playwright.config';
 import { GatewayApi } from './support/api';
 import { startGateway, type Gateway } from './support/gateway';
-import { navLinks, unlock, watchProblems } from './support/page';
+import { navLinks, unlock, watchProblems, seriousViolations } from './support/page';
 import { startSimulator, type Simulator } from './support/simulator';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -16,16 +15,6 @@ const WEBHOOKS_CONFIG = { webhooks: { max_attempts: 2, retry_backoff_initial: '3
 /** A screenshot to look at (ui/test-results/screenshots, not committed). */
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(RESULTS, 'screenshots', `webhooks-${name}.png`), fullPage: true });
-}
-
-/** Serious and critical axe violations of what the page shows now (the smoke test sees these screens empty). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // As the smoke test sees a page: no button left hovered by the last click.
-  await page.mouse.move(0, 0);
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
 }
 
 /** Submits an async chat completion that reports to `webhook` when it finishes; returns the job's id. */

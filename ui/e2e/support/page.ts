@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { Gateway } from './gateway';
 
@@ -49,4 +50,16 @@ export function navLinks(page: Page) {
 export async function flipSwitch(toggle: Locator): Promise<void> {
   await toggle.focus();
   await toggle.press('Space');
+}
+
+/**
+ * The serious and critical axe violations of what the page shows now, one line each (rule, then each node and why),
+ * with the pointer moved off the page first so that no control is judged in its hovered state.
+ */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.mouse.move(0, 0);
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('; ')}`);
 }
