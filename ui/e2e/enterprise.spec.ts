@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { RESULTS } from '../playwright.config';
 import { chat, GatewayApi } from './support/api';
 import { startGateway, type Gateway } from './support/gateway';
-import { navLinks, watchProblems } from './support/page';
+import { navLinks, seriousViolations, watchProblems } from './support/page';
 import { startSimulator, type Simulator } from './support/simulator';
 
 const ADMIN = { username: 'admin', password: 'enterprise-admin-password' };
@@ -85,6 +87,50 @@ test.describe('permissions in the enterprise edition', () => {
     await expect(remove).toHaveAccessibleDescription('Needs the Logs:Delete permission');
     await remove.locator('..').hover();
     await expect(page.getByRole('tooltip')).toHaveText('Needs the Logs:Delete permission');
+    expect(problems).toEqual([]);
+  });
+
+  test('a team links a customer from its drawer and unlinks it after a confirmation naming both', async ({ page }) => {
+    const { problems } = watchProblems(page);
+    const api = new GatewayApi(gateway, { basic: ADMIN });
+    const team = (await api.request<{ team: { id: string } }>('POST', '/api/governance/teams', { name: 'platform' }))
+      .team;
+    const acme = (
+      await api.request<{ customer: { id: string } }>('POST', '/api/governance/customers', { name: 'acme' })
+    ).customer;
+    await api.request('POST', '/api/governance/customers', { name: 'globex' });
+    const linkedNames = async () =>
+      (
+        await api.request<{ customers: Array<{ name: string }> }>('GET', `/api/governance/teams/${team.id}/customers`)
+      ).customers.map((c) => c.name);
+
+    await page.goto(`${gateway.url}/ui/teams?open=${team.id}`);
+    await page.getByLabel('Username or email').fill(ADMIN.username);
+    await page.getByRole('textbox', { name: /^Password/ }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const customers = page.getByRole('dialog', { name: 'Team platform' }).getByRole('region', { name: 'Customers' });
+    await expect(customers).toContainText('No customer linked.');
+
+    await customers.getByLabel('Link a customer').click();
+    await page.getByRole('option', { name: 'acme' }).click();
+    await customers.getByRole('button', { name: 'Link', exact: true }).click();
+    await expect(customers.getByRole('list', { name: 'Linked customers' })).toHaveText('acmeUnlink');
+    expect(await linkedNames()).toEqual(['acme']);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(RESULTS, 'screenshots', 'teams-customer-links.png'), fullPage: true });
+    // The customer's own drawer lists the team.
+    await page.goto(`${gateway.url}/ui/teams?tab=customers&open=${acme.id}`);
+    await expect(
+      page.getByRole('dialog', { name: 'Customer acme' }).getByRole('region', { name: 'Summary' }),
+    ).toContainText('platform');
+
+    await page.goto(`${gateway.url}/ui/teams?open=${team.id}`);
+    await customers.getByRole('button', { name: 'Unlink the customer acme' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Unlink customer' });
+    await expect(confirm).toContainText('Unlink the customer acme from the team platform?');
+    await confirm.getByRole('button', { name: 'Unlink acme' }).click();
+    await expect(customers).toContainText('No customer linked.');
+    expect(await linkedNames()).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

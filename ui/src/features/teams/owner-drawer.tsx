@@ -8,6 +8,7 @@ import { DateTime } from '../../shared/format/date-time';
 import { ErrorAlert } from '../../shared/ui/error-alert';
 import { IconPencil, IconTrash } from '../../shared/ui/icons';
 import { LimitBars } from './limit-bars';
+import { TeamCustomers } from './team-customers';
 import { ownerLabel, type Owner, type OwnerKind, type Team } from './owner-helpers';
 
 /** Pages of the virtual keys list read to find an owner's keys: the API has no owner filter. */
@@ -83,31 +84,17 @@ function OwnerKeys({ kind, id }: { kind: OwnerKind; id: string }) {
   );
 }
 
-/** The teams a customer is linked to, or the customers linked to a team, by name. */
-function Links({ kind, owner }: { kind: OwnerKind; owner: Owner }) {
+/** The teams a customer is linked to, by name (links are made and removed on the team). */
+function CustomerTeams({ id }: { id: string }) {
   const linked = useQuery({
-    queryKey: ['teams', 'links', kind, owner.id],
+    queryKey: ['teams', 'links', 'customer', id],
     queryFn: async ({ signal }) =>
-      kind === 'team'
-        ? (
-            await call(
-              api.GET('/api/governance/teams/{team_id}/customers', {
-                params: { path: { team_id: owner.id } },
-                signal,
-              }),
-            )
-          ).customers
-        : (
-            await call(
-              api.GET('/api/governance/customers/{customer_id}/teams', {
-                params: { path: { customer_id: owner.id } },
-                signal,
-              }),
-            )
-          ).teams,
-    enabled: kind === 'customer' || (owner as Team).customer_ids.length > 0,
+      (
+        await call(
+          api.GET('/api/governance/customers/{customer_id}/teams', { params: { path: { customer_id: id } }, signal }),
+        )
+      ).teams,
   });
-  if (kind === 'team' && (owner as Team).customer_ids.length === 0) return <>None</>;
   if (linked.isError) return <ErrorAlert error={linked.error} />;
   if (!linked.data) return <Loader size="xs" aria-label="Loading the links" />;
   return <>{linked.data.map((o) => o.name).join(', ') || 'None'}</>;
@@ -124,7 +111,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** One team or customer: its budgets and limits as bars, its virtual keys, its links, and its actions. */
+/** One team or customer: its budgets and limits as bars, its virtual keys, its links (a team's to change), its actions. */
 export function OwnerDrawer({
   kind,
   openId,
@@ -188,14 +175,19 @@ export function OwnerDrawer({
           <Section title="Virtual keys">
             <OwnerKeys kind={kind} id={owner.id} />
           </Section>
+          {links && kind === 'team' && (
+            <Section title="Customers">
+              <TeamCustomers team={owner as Team} />
+            </Section>
+          )}
           <Section title="Summary">
             <Table variant="vertical" layout="fixed" withTableBorder fz="sm">
               <Table.Tbody>
-                {links && (
+                {links && kind === 'customer' && (
                   <Table.Tr>
-                    <Table.Th>{kind === 'team' ? 'Customers' : 'Teams'}</Table.Th>
+                    <Table.Th>Teams</Table.Th>
                     <Table.Td style={{ wordBreak: 'break-word' }}>
-                      <Links kind={kind} owner={owner} />
+                      <CustomerTeams id={owner.id} />
                     </Table.Td>
                   </Table.Tr>
                 )}
