@@ -14,7 +14,7 @@ const SCREENSHOTS = join(RESULTS, 'screenshots');
  * Access profiles in the enterprise edition: 500 users seeded through the API with one role; a template created in
  * the UI, given to the role's users as their default, edited (version 2, its diff field by field), then propagated:
  * the dry run says who would change, the run's progress bar moves and ends at 500 / 500, and a dry run after it shows
- * no changes. The smoke spec runs the open-source edition, so the axe check of this screen is here, in both themes.
+ * no changes; then cloned, and one stored version read. The smoke spec runs the open-source edition, so the axe check of this screen is here, in both themes.
  *
  * The gateway answers a propagate call with the result when the job ends within `access_profiles.propagation_wait`
  * (30 s by default) and with its job id otherwise; the wait is 0 s here, so the screen follows the job from its start.
@@ -226,6 +226,58 @@ test.describe('access profiles', () => {
     await expect(detail.getByText('This user already holds a copy of support-default.')).toBeVisible();
     await shot('copies');
     expect(await seriousViolations(page), "users' copies").toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  test('a template cloned in the UI (a taken name refused, what was typed kept), and one stored version read', async ({
+    page,
+  }) => {
+    const { problems } = watchProblems(page, (url, status) => status === 409 && url.endsWith('/clone'));
+    await signIn(page, 'access-profiles');
+    const templates = page.getByRole('table', { name: 'Access profile templates' });
+    await templates.getByRole('button', { name: 'Clone template support-default' }).click();
+    const form = page.getByRole('form', { name: 'Clone template support-default' });
+    await expect(form.getByLabel('Name')).toHaveValue('support-default copy');
+    // A name already taken: the API's 409 on the field, the form still open with what was typed.
+    await form.getByLabel('Name').fill('support-default');
+    await form.getByLabel('Description').fill('Night shift');
+    await form.getByRole('button', { name: 'Clone template' }).click();
+    await expect(form.getByText('An access profile named support-default already exists')).toBeVisible();
+    await expect(form.getByLabel('Description')).toHaveValue('Night shift');
+    await form.getByLabel('Name').fill('support-night');
+    await form.getByRole('button', { name: 'Clone template' }).click();
+    await expect(form).toBeHidden();
+    await expect(page.getByText('Template support-default cloned as support-night')).toBeVisible();
+    // The clone opens: version 1, no copies, the original's limit (version 2's 250 a minute).
+    const clone = page.getByRole('region', { name: 'Template support-night' });
+    await expect(clone).toContainText('Version 1');
+    await expect(clone).toContainText('Users holding a copy: 0');
+    await expect(clone).toContainText('250 requests / 1m');
+    const stored = await api.request<{
+      access_profiles: Array<{ name: string; version: number; description: string; rate_limit: unknown }>;
+    }>('GET', '/api/governance/access-profiles?search=support-night');
+    expect(stored.access_profiles).toEqual([
+      expect.objectContaining({
+        name: 'support-night',
+        version: 1,
+        description: 'Night shift',
+        rate_limit: expect.objectContaining({ request_max_limit: 250, request_reset_duration: '1m' }),
+      }),
+    ]);
+
+    // Version 1 of the original as stored: who saved it, and every field, its first limit among them.
+    await templates.getByRole('button', { name: 'Open template support-default' }).click();
+    const detail = page.getByRole('region', { name: 'Template support-default' });
+    await detail.getByRole('tab', { name: 'Versions' }).click();
+    await detail.getByRole('button', { name: 'Show version 1' }).click();
+    const fields = detail.getByRole('table', { name: 'Fields of version 1' });
+    await expect(fields.locator('tbody tr', { hasText: 'rate_limit.request_max_limit' })).toContainText('100');
+    await expect(fields.locator('tbody tr', { hasText: 'description' }).first()).toContainText(
+      'What every support agent gets',
+    );
+    await expect(detail.getByText(`Saved by ${ADMIN.username}`)).toBeVisible();
+    await page.screenshot({ path: join(SCREENSHOTS, 'access-profiles-version.png'), fullPage: true });
+    expect(await seriousViolations(page), 'stored version').toEqual([]);
     expect(problems).toEqual([]);
   });
 

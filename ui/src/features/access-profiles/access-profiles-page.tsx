@@ -10,13 +10,14 @@ import { DateTime } from '../../shared/format/date-time';
 import { useConfirm } from '../../shared/ui/confirm';
 import { EnterpriseOnly } from '../../shared/ui/enterprise-only';
 import { ErrorAlert } from '../../shared/ui/error-alert';
-import { IconPencil, IconPlus, IconTrash } from '../../shared/ui/icons';
+import { IconCopy, IconPencil, IconPlus, IconTrash } from '../../shared/ui/icons';
 import { Page } from '../../shared/ui/page';
 import { valueText, type ProfileView } from './profile-helpers';
 import { RoleDefaults, UserCopies } from './profile-holders';
 import { ProfileVersions } from './profile-versions';
 import { PropagationPanel } from './propagation-panel';
 import { accessProfilesRoute, type AccessProfilesSearch } from './route';
+import { CloneTemplateModal } from './template-clone';
 import { TemplateFormModal } from './template-form';
 
 const TITLE = 'Access profiles';
@@ -27,7 +28,7 @@ const PAGE_SIZE = 100;
 const ACTIVE_COLOR = '#1e6b30';
 
 /**
- * Access profiles (enterprise): the templates (create, edit, activate, delete), and the open one's propagation (dry
+ * Access profiles (enterprise): the templates (create, edit, clone, activate, delete), and the open one's propagation (dry
  * run, then a run followed live), versions with a field-by-field diff, role defaults and users' copies.
  */
 export function AccessProfilesPage() {
@@ -45,6 +46,7 @@ function AccessProfilesScreen() {
   const queryClient = useQueryClient();
   const confirm = useConfirm();
   const [dialog, setDialog] = useState<{ editing?: ProfileView }>();
+  const [cloning, setCloning] = useState<ProfileView>();
   const list = useQuery({
     queryKey: ['access-profiles', 'list'],
     queryFn: ({ signal }) =>
@@ -178,6 +180,16 @@ function AccessProfilesScreen() {
                             Edit
                           </GatedButton>
                           <GatedButton
+                            permission="AccessProfiles:Create"
+                            size="compact-sm"
+                            variant="subtle"
+                            leftSection={<IconCopy size={14} aria-hidden />}
+                            aria-label={`Clone template ${profile.name}`}
+                            onClick={() => setCloning(profile)}
+                          >
+                            Clone
+                          </GatedButton>
+                          <GatedButton
                             permission="AccessProfiles:Update"
                             size="compact-sm"
                             variant="subtle"
@@ -225,6 +237,16 @@ function AccessProfilesScreen() {
           No template {search.profile} among the first {profiles.length}.
         </Text>
       )}
+      <CloneTemplateModal
+        source={cloning}
+        onClose={() => setCloning(undefined)}
+        onCloned={(cloned) => {
+          notifications.show({ color: 'green', message: `Template ${cloning?.name} cloned as ${cloned.name}` });
+          setCloning(undefined);
+          void refresh();
+          setSearch({ profile: cloned.id });
+        }}
+      />
       <TemplateFormModal
         opened={dialog !== undefined}
         editing={dialog?.editing}

@@ -8,6 +8,7 @@ import {
   templateFormValues,
   templateProblems,
   templateRequest,
+  snapshotFields,
   versionDiff,
   type PropagationResult,
 } from './profile-helpers';
@@ -52,6 +53,23 @@ describe('versionDiff', () => {
     expect(versionDiff(v1, { ...v1, version: 7, updated_at: 'later' })).toEqual([]);
     expect(parseSnapshot('not json')).toEqual({});
     expect(parseSnapshot(JSON.stringify(v1))).toEqual(v1);
+  });
+});
+
+describe('snapshotFields', () => {
+  it('reads every field of one version in the template order, bookkeeping left out', () => {
+    expect(snapshotFields({ ...v1, rate_limit: { request_max_limit: 5, request_reset_duration: '1m' } })).toEqual([
+      { field: 'name', value: 'engineers' },
+      { field: 'description', value: '—' },
+      { field: 'is_active', value: 'true' },
+      { field: 'tags', value: 'eng' },
+      { field: 'provider_configs[0].provider_name', value: 'openai' },
+      { field: 'provider_configs[0].all_models_allowed', value: 'true' },
+      { field: 'provider_configs[0].allowed_models', value: 'none' },
+      { field: 'budgets', value: 'none' },
+      { field: 'rate_limit.request_max_limit', value: '5' },
+      { field: 'rate_limit.request_reset_duration', value: '1m' },
+    ]);
   });
 });
 

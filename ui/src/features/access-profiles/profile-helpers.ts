@@ -82,12 +82,28 @@ function fieldRank(path: string): number {
   return at < 0 ? FIELD_ORDER.length : at;
 }
 
+/** A snapshot's leaves by path, bookkeeping (ids, versions, timestamps) left out. */
+function leaves(snapshot: Record<string, unknown>): Map<string, unknown> {
+  return flatten(Object.fromEntries(Object.entries(snapshot).filter(([key]) => !NOT_COMPARED.has(key))), '');
+}
+
+/** Rows in the template's field order; within one top-level field the paths keep the snapshot's own order (stable). */
+function inFieldOrder<Row extends { field: string }>(rows: Row[]): Row[] {
+  return rows
+    .map((row, index) => ({ row, index }))
+    .sort((x, y) => fieldRank(x.row.field) - fieldRank(y.row.field) || x.index - y.index)
+    .map(({ row }) => row);
+}
+
+/** One stored version as a person reads it: every field of its snapshot, in the template's order. */
+export function snapshotFields(snapshot: Record<string, unknown>): Array<{ field: string; value: string }> {
+  return inFieldOrder([...leaves(snapshot)].map(([field, value]) => ({ field, value: valueText(value) })));
+}
+
 /** Field by field, what changed from the snapshot `from` to `to` (only the changed leaves, in the template's order). */
 export function versionDiff(from: Record<string, unknown>, to: Record<string, unknown>): DiffRow[] {
-  const strip = (snapshot: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(snapshot).filter(([key]) => !NOT_COMPARED.has(key)));
-  const before = flatten(strip(from), '');
-  const after = flatten(strip(to), '');
+  const before = leaves(from);
+  const after = leaves(to);
   const paths = [...new Set([...before.keys(), ...after.keys()])];
   const rows: DiffRow[] = [];
   const absent = (v: unknown) => v === undefined || v === null;
@@ -104,11 +120,7 @@ export function versionDiff(from: Record<string, unknown>, to: Record<string, un
       after: valueText(b),
     });
   }
-  // Stable: within one top-level field the paths keep the snapshot's own order.
-  return rows
-    .map((row, index) => ({ row, index }))
-    .sort((x, y) => fieldRank(x.row.field) - fieldRank(y.row.field) || x.index - y.index)
-    .map(({ row }) => row);
+  return inFieldOrder(rows);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

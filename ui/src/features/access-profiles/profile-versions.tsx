@@ -1,16 +1,16 @@
-import { Badge, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api, call } from '../../api/client';
 import { DateTime } from '../../shared/format/date-time';
 import { ErrorAlert } from '../../shared/ui/error-alert';
-import { parseSnapshot, versionDiff, type DiffRow } from './profile-helpers';
+import { parseSnapshot, snapshotFields, versionDiff, type DiffRow } from './profile-helpers';
 
 const CHANGE_COLOR: Record<DiffRow['change'], string> = { added: 'teal.9', removed: 'red.9', changed: 'blue.9' };
 
 /**
- * A template's versions (every change stores one: 1 is the create), and the difference between any two, field by
- * field, from the snapshots the API keeps.
+ * A template's versions (every change stores one: 1 is the create): any one as stored, and the difference between any
+ * two, field by field, from the snapshots the API keeps.
  */
 export function ProfileVersions({ profileId, version }: { profileId: number; version: number }) {
   const versions = useQuery({
@@ -26,6 +26,7 @@ export function ProfileVersions({ profileId, version }: { profileId: number; ver
   const list = useMemo(() => versions.data?.versions ?? [], [versions.data]);
   const latest = list.at(-1)?.version;
   const [picked, setPicked] = useState<{ from?: number; to?: number }>({});
+  const [shown, setShown] = useState<number>();
   const to = picked.to ?? latest;
   const from = picked.from ?? (to !== undefined && to > 1 ? to - 1 : to);
   const rows = useMemo(() => {
@@ -49,6 +50,9 @@ export function ProfileVersions({ profileId, version }: { profileId: number; ver
               <Table.Th>Name</Table.Th>
               <Table.Th>Changed by</Table.Th>
               <Table.Th>When</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -60,11 +64,23 @@ export function ProfileVersions({ profileId, version }: { profileId: number; ver
                 <Table.Td>
                   <DateTime value={v.created_at} />
                 </Table.Td>
+                <Table.Td>
+                  <Button
+                    size="compact-sm"
+                    variant={shown === v.version ? 'light' : 'subtle'}
+                    aria-pressed={shown === v.version}
+                    aria-label={`Show version ${v.version}`}
+                    onClick={() => setShown(shown === v.version ? undefined : v.version)}
+                  >
+                    Show
+                  </Button>
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
+      {shown !== undefined && <StoredVersion key={shown} profileId={profileId} version={shown} />}
       {list.length > 1 && (
         <Stack gap="xs">
           <Group gap="sm" align="flex-end">
@@ -120,6 +136,58 @@ export function ProfileVersions({ profileId, version }: { profileId: number; ver
             </Table.ScrollContainer>
           )}
         </Stack>
+      )}
+    </Stack>
+  );
+}
+
+/** One version as the API stores it (`GET …/versions/{version}`): who saved it, when, and every field of it. */
+function StoredVersion({ profileId, version }: { profileId: number; version: number }) {
+  const stored = useQuery({
+    queryKey: ['access-profiles', profileId, 'versions', 'stored', version],
+    queryFn: ({ signal }) =>
+      call(
+        api.GET('/api/governance/access-profiles/{profile_id}/versions/{version}', {
+          params: { path: { profile_id: profileId, version } },
+          signal,
+        }),
+      ),
+    staleTime: Infinity,
+  });
+  const v = stored.data?.version;
+  const fields = useMemo(() => (v ? snapshotFields(parseSnapshot(v.snapshot)) : []), [v]);
+  return (
+    <Stack gap="xs" component="section" aria-labelledby="stored-version-title">
+      <Title order={4} size="h6" id="stored-version-title">
+        Version {version} as stored
+      </Title>
+      {stored.isError && <ErrorAlert error={stored.error} />}
+      {v && (
+        <Text size="sm" c="dimmed">
+          Saved by {v.changed_by ?? 'an unknown caller'} on <DateTime value={v.created_at} />
+        </Text>
+      )}
+      {v && (
+        <Table.ScrollContainer minWidth={420}>
+          <Table verticalSpacing={4} aria-label={`Fields of version ${version}`}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Field</Table.Th>
+                <Table.Th>Value</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {fields.map((row) => (
+                <Table.Tr key={row.field}>
+                  <Table.Td ff="monospace" fz="sm">
+                    {row.field}
+                  </Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-word' }}>{row.value}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
     </Stack>
   );
