@@ -200,6 +200,44 @@ describe(`RBAC roles and users (${RUN_MODE})`, () => {
     );
   });
 
+  it('pages users oldest first, searches names and emails, filters by role; roles count their holders', async () => {
+    const role = (await api.post(ROLES, { name: 'pager', permissions: ['Logs:View'] })).body;
+    const ids: string[] = [];
+    for (let n = 1; n <= 5; n++) {
+      const made = await api.post(USERS, { name: `Pager ${n}`, email: `pager-${n}@Paged.test`, role_id: role.id });
+      expect(made.status).toBe(201);
+      ids.push(made.body.id);
+    }
+    const page = await api.get(`${USERS}?role_id=${role.id}&limit=2&offset=1`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ count: 2, total_count: 5 });
+    expect(page.body.users.map((u: any) => u.id)).toEqual(ids.slice(1, 3));
+    const byEmail = await api.get(`${USERS}?search=PAGED.TEST&limit=50`);
+    expect(byEmail.body.total_count).toBe(5);
+    expect(
+      (await api.get(`${USERS}?search=${encodeURIComponent('pager 4')}`)).body.users.map((u: any) => u.id),
+    ).toEqual([ids[3]]);
+    // `%` and `_` are the text typed, not patterns.
+    expect((await api.get(`${USERS}?search=${encodeURIComponent('pager%')}`)).body).toMatchObject({
+      count: 0,
+      total_count: 0,
+    });
+    // Without `limit`, every user, as before paging existed.
+    const whole = await api.get(USERS);
+    const [{ n: stored }] = await sql(gw, 'SELECT count(*)::int AS n FROM users');
+    expect(whole.body).toMatchObject({ count: stored, total_count: stored });
+    expectError(await api.get(`${USERS}?limit=0`), 400, 'validation_failed', 'limit');
+    expectError(await api.get(`${USERS}?limit=ten`), 400, 'validation_failed', 'limit');
+    expectError(await api.get(`${USERS}?role_id=nope`), 400, 'validation_failed', 'role_id');
+
+    const roles = (await api.get(ROLES)).body.roles;
+    const held = await sql(gw, 'SELECT role_id, count(*)::int AS n FROM users GROUP BY role_id');
+    expect(roles.find((r: any) => r.id === role.id).user_count).toBe(5);
+    for (const r of roles) expect(r.user_count).toBe(held.find((h: any) => h.role_id === r.id)?.n ?? 0);
+    for (const id of ids) expect((await api.delete(`${USERS}/${id}`)).status).toBe(200);
+    expect((await api.get(ROLES)).body.roles.find((r: any) => r.id === role.id).user_count).toBe(0);
+  });
+
   it('GET /users/me/permissions: the setup caller holds everything in oss', async () => {
     const res = await api.get(`${USERS}/me/permissions`);
     expect(res.status).toBe(200);

@@ -141,6 +141,14 @@ test.describe('users, roles and management keys', () => {
     expect(stored.map((u) => [u.email, u.role_id])).toEqual([[READER.email, role!.id]]);
     await shot('users');
     expect(await seriousViolations(page), 'users').toEqual([]);
+    // The search is the API's (`?search=`): part of the email in capitals finds the user, anything else nobody.
+    const searchBox = page.getByLabel('Search users by name or email');
+    await searchBox.fill('no-such-person');
+    await searchBox.press('Enter');
+    await expect(page.getByText('No user has a name or email like this.')).toBeVisible();
+    await searchBox.fill(READER.email.split('@')[0]!.toUpperCase());
+    await searchBox.press('Enter');
+    await expect(users.getByRole('row', { name: new RegExp(READER.email) })).toBeVisible();
 
     // The user signs in elsewhere and sees only the request logs (and async jobs, also under Logs:View).
     const other = await browser.newContext();

@@ -784,6 +784,17 @@ export const listRoutingRulesQuery: ObjectConstraints = {
   },
 };
 
+/** The query of GET /api/governance/users (listUsers). */
+export const listUsersQuery: ObjectConstraints = {
+  required: [],
+  properties: {
+    "limit": { type: "integer", minimum: 1, maximum: 1000 },
+    "offset": { type: "integer", minimum: 0, maximum: 1000000000 },
+    "role_id": { type: "string", format: "uuid" },
+    "search": { type: "string", maxLength: 256 },
+  },
+};
+
 /** The query of GET /api/governance/virtual-keys (listVirtualKeys). */
 export const listVirtualKeysQuery: ObjectConstraints = {
   required: [],

@@ -815,7 +815,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List roles, built-in ones first */
+        /**
+         * List roles, built-in ones first
+         * @description Each with how many users hold it.
+         */
         get: operations["listRoles"];
         put?: never;
         /** Create a role */
@@ -1004,7 +1007,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users */
+        /**
+         * List users
+         * @description Oldest first. `search` matches the name or the email, `role_id` the holders of one role; `limit` and `offset` page the list (without `limit` every matching user is listed).
+         */
         get: operations["listUsers"];
         put?: never;
         /** Create a user */
@@ -5049,7 +5055,23 @@ export interface components {
         };
         RoleList: {
             count: number;
-            roles: components["schemas"]["Role"][];
+            roles: components["schemas"]["RoleListItem"][];
+        };
+        RoleListItem: {
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Built-in roles (admin, developer, viewer) cannot be changed or deleted */
+            is_builtin: boolean;
+            name: string;
+            /** @description Sorted `Resource:Operation` permissions */
+            permissions: string[];
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Users holding this role */
+            user_count: number;
         };
         RoleUpdateRequest: {
             /** @description What the role is for */
@@ -5690,7 +5712,10 @@ export interface components {
             team_id?: string | null;
         };
         UserList: {
+            /** @description Users on this page */
             count: number;
+            /** @description Users matching the filters, across all pages */
+            total_count: number;
             users: components["schemas"]["User"][];
         };
         UserUpdateRequest: {
@@ -11586,7 +11611,16 @@ export interface operations {
     };
     listUsers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; absent: every matching user */
+                limit?: number;
+                /** @description Number of users to skip */
+                offset?: number;
+                /** @description Only the holders of this role */
+                role_id?: string;
+                /** @description Case-insensitive substring of the name or the email */
+                search?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -14,10 +14,15 @@ export class RolesController {
 
   @Get()
   @Permission('RBAC', 'View')
-  @ApiOperation({ operationId: 'listRoles', summary: 'List roles, built-in ones first' })
+  @ApiOperation({
+    operationId: 'listRoles',
+    summary: 'List roles, built-in ones first',
+    description: 'Each with how many users hold it.',
+  })
   @ApiOkResponse({ type: RoleListDto })
   async list(): Promise<RoleListDto> {
-    const roles = (await this.roles.list()).map((r) => RolesService.toView(r));
+    const [list, holders] = await Promise.all([this.roles.list(), this.roles.holderCounts()]);
+    const roles = list.map((r) => ({ ...RolesService.toView(r), user_count: holders.get(r.id) ?? 0 }));
     return { roles, count: roles.length };
   }
 

@@ -45,6 +45,18 @@ export class RolesService {
     return this.dataSource.getRepository(RoleEntity).find({ order: { is_builtin: 'DESC', name: 'ASC' } });
   }
 
+  /** How many users hold each role (roles no user holds are absent), counted in the database. */
+  async holderCounts(): Promise<Map<string, number>> {
+    const rows = await this.dataSource
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .select('u.role_id', 'role_id')
+      .addSelect('COUNT(*)::int', 'count')
+      .groupBy('u.role_id')
+      .getRawMany<{ role_id: string; count: number }>();
+    return new Map(rows.map((r) => [r.role_id, Number(r.count)]));
+  }
+
   async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<RoleEntity | null> {
     return isId(id) ? manager.findOneBy(RoleEntity, { id }) : null;
   }

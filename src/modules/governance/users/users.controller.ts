@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ALL_PERMISSIONS } from '../../../core/auth/permissions.js';
 import { CurrentPrincipal, type Principal } from '../../../core/auth/principal.js';
@@ -6,6 +6,7 @@ import { Authenticated, Permission } from '../../../core/auth/route-access.decor
 import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { MessageResponseDto } from '../../../core/http/message-response.dto.js';
+import { ListUsersQueryDto } from './dto/list-users.query.dto.js';
 import { CreateUserDto, MyPermissionsDto, UpdateUserDto, UserDto, UserListDto } from './dto/user.dto.js';
 import { UsersService } from './users.service.js';
 
@@ -37,11 +38,18 @@ export class UsersController {
 
   @Get()
   @Permission('Users', 'View')
-  @ApiOperation({ operationId: 'listUsers', summary: 'List users' })
+  @ApiOperation({
+    operationId: 'listUsers',
+    summary: 'List users',
+    description:
+      'Oldest first. `search` matches the name or the email, `role_id` the holders of one role; `limit` and `offset` page the list (without `limit` every matching user is listed).',
+  })
   @ApiOkResponse({ type: UserListDto })
-  async list(): Promise<UserListDto> {
-    const users = (await this.users.list()).map((u) => UsersService.toView(u));
-    return { users, count: users.length };
+  @ApiErrorResponses(400)
+  async list(@Query() query: ListUsersQueryDto): Promise<UserListDto> {
+    const page = await this.users.list(query);
+    const users = page.users.map((u) => UsersService.toView(u));
+    return { users, count: users.length, total_count: page.total_count };
   }
 
   @Post()

@@ -14,6 +14,8 @@ import { assertMayGrant } from '../shared/escalation.js';
 import { isId } from '../../../core/validation/ids.js';
 import { formatPermissionList } from '../shared/permission-list.js';
 import type { CreateUserDto, UpdateUserDto, UserDto } from './dto/user.dto.js';
+import type { ListUsersQueryDto } from './dto/list-users.query.dto.js';
+import { likePattern } from '../../../core/persistence/log-sql.js';
 import { UserEntity } from './entities/user.entity.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './password-hasher.js';
 import { UserRoleListeners, type AfterUserRoleCommit } from './user-role-listeners.js';
@@ -44,8 +46,24 @@ export class UsersService {
     };
   }
 
-  async list(): Promise<UserEntity[]> {
-    return this.dataSource.getRepository(UserEntity).find({ order: { created_at: 'ASC', id: 'ASC' } });
+  /** A page of users, oldest first (`limit` absent: all of them), with how many match across pages. */
+  async list(query: ListUsersQueryDto = {}): Promise<{ users: UserEntity[]; total_count: number }> {
+    const qb = this.dataSource.getRepository(UserEntity).createQueryBuilder('u');
+    const search = query.search?.trim();
+    if (search) {
+      qb.andWhere(`(u.name ILIKE :like ESCAPE '\\' OR u.email ILIKE :like ESCAPE '\\')`, { like: likePattern(search) });
+    }
+    if (query.role_id) qb.andWhere('u.role_id = :role', { role: query.role_id });
+    qb.orderBy('u.created_at', 'ASC').addOrderBy('u.id', 'ASC');
+    if (query.limit === undefined) {
+      const users = await qb.getMany();
+      return { users, total_count: users.length };
+    }
+    const [users, total_count] = await qb
+      .take(query.limit)
+      .skip(query.offset ?? 0)
+      .getManyAndCount();
+    return { users, total_count };
   }
 
   async get(id: string): Promise<UserEntity> {

@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   createRoleRequest,
   createUserRequest,
-  filterUsers,
-  holdersByRole,
   roleValues,
   updateRoleRequest,
   updateUserRequest,
@@ -33,16 +31,6 @@ const role: Role = {
 
 describe('users', () => {
   const users = [user('Ada', 'ada@example.com', 'r1'), user('Bob', 'bob@corp.test', 'r2'), user('Cy', 'cy@x.io', 'r1')];
-
-  it('searches names and emails, ignoring case', () => {
-    expect(filterUsers(users, 'CORP').map((u) => u.name)).toEqual(['Bob']);
-    expect(filterUsers(users, 'ad').map((u) => u.name)).toEqual(['Ada']);
-    expect(filterUsers(users, '  ')).toHaveLength(3);
-  });
-
-  it('counts the holders of each role', () => {
-    expect(Object.fromEntries(holdersByRole(users))).toEqual({ r1: 2, r2: 1 });
-  });
 
   it('creates with a password only when typed', () => {
     const values = { ...userValues(), name: ' Ada ', email: 'ada@example.com ', role_id: 'r1' };

@@ -7,20 +7,6 @@ type UserUpdateRequest = Schema<'UserUpdateRequest'>;
 type RoleCreateRequest = Schema<'RoleCreateRequest'>;
 type RoleUpdateRequest = Schema<'RoleUpdateRequest'>;
 
-/** Users whose name or email contains `search` (case-insensitive); all of them without one. */
-export function filterUsers(users: readonly User[], search: string | undefined): User[] {
-  const needle = search?.trim().toLowerCase();
-  if (!needle) return [...users];
-  return users.filter((u) => u.name.toLowerCase().includes(needle) || u.email.toLowerCase().includes(needle));
-}
-
-/** How many users hold each role, by role id. */
-export function holdersByRole(users: readonly User[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const u of users) counts.set(u.role_id, (counts.get(u.role_id) ?? 0) + 1);
-  return counts;
-}
-
 /** The user form's values, named as the API's fields (a refusal's `error.param` lands on its input). */
 export interface UserValues extends Record<string, unknown> {
   name: string;

@@ -1,6 +1,6 @@
 import { Badge, Group, Paper, Tabs, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { api, call } from '../../api/client';
@@ -19,7 +19,7 @@ import { RoleFormModal } from './role-form';
 import { RolesTable } from './roles-table';
 import { usersRoute } from './route';
 import { UserFormModal } from './user-form';
-import { filterUsers, holdersByRole, type Role, type User } from './users-helpers';
+import type { Role, User } from './users-helpers';
 import { USERS_DEFAULTS, usersSearchOf, type UsersSearch } from './users-search';
 import { EditDeleteButtons } from '../../shared/ui/edit-delete-buttons';
 
@@ -112,29 +112,38 @@ function UsersScreen() {
   const offset = search.offset ?? USERS_DEFAULTS.offset;
   const queryClient = useQueryClient();
   const confirm = useConfirm();
-  const canViewUsers = useCan('Users:View');
   const canViewRoles = useCan('RBAC:View');
   const [userForm, setUserForm] = useState<{ editing?: User }>();
   const [roleForm, setRoleForm] = useState<{ editing?: Role }>();
 
-  // Each list is read on its own tab, and on the other one when the caller may (role names, holders' counts).
+  // Users are read a page at a time, matching the search (the API filters and counts); roles whole, each with its
+  // holders' count. Each list is read on its own tab, and roles on the users tab too when the caller may (role names).
   const users = useQuery({
-    queryKey: ['users', 'users'],
-    queryFn: ({ signal }) => call(api.GET('/api/governance/users', { signal })),
-    enabled: tab === 'users' || canViewUsers,
+    queryKey: ['users', 'users', search.search ?? '', offset, limit],
+    queryFn: ({ signal }) =>
+      call(
+        api.GET('/api/governance/users', {
+          params: { query: { limit, offset, ...(search.search ? { search: search.search } : {}) } },
+          signal,
+        }),
+      ),
+    enabled: tab === 'users',
+    placeholderData: keepPreviousData,
   });
   const roles = useQuery({
     queryKey: ['users', 'roles'],
     queryFn: ({ signal }) => call(api.GET('/api/governance/rbac/roles', { signal })),
     enabled: tab === 'roles' || canViewRoles,
   });
-  const allUsers = useMemo(() => users.data?.users ?? [], [users.data]);
+  const rows = users.data?.users ?? [];
+  const total = users.data?.total_count ?? 0;
   const allRoles = useMemo(() => roles.data?.roles ?? [], [roles.data]);
   const roleById = useMemo(() => new Map(allRoles.map((r) => [r.id, r])), [allRoles]);
-  const holders = useMemo(() => (users.data ? holdersByRole(allUsers) : undefined), [users.data, allUsers]);
+  const holders = useMemo(
+    () => (roles.data ? new Map(allRoles.map((r) => [r.id, r.user_count])) : undefined),
+    [roles.data, allRoles],
+  );
   const allPermissions = useMemo(() => [...new Set(allRoles.flatMap((r) => r.permissions))], [allRoles]);
-  const matching = useMemo(() => filterUsers(allUsers, search.search), [allUsers, search.search]);
-  const rows = matching.slice(offset, offset + limit);
   const openRole = search.role ? roleById.get(search.role) : undefined;
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['users'] });
@@ -239,18 +248,18 @@ function UsersScreen() {
             />
           </Paper>
           {users.isError && <ErrorAlert error={users.error} />}
-          {users.isSuccess && matching.length === 0 && (
+          {users.isSuccess && total === 0 && (
             <Paper withBorder p="md" radius="md">
               {usersEmpty}
             </Paper>
           )}
-          {!users.isError && !(users.isSuccess && matching.length === 0) && (
+          {!users.isError && !(users.isSuccess && total === 0) && (
             <ServerTable
               label="Users"
               columns={cols}
               rows={rows}
               rowId={(user) => user.id}
-              total={matching.length}
+              total={total}
               page={{ offset, limit }}
               onPage={(page) => go({ ...search, ...page })}
               loading={users.isPending}

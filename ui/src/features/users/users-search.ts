@@ -3,7 +3,7 @@ import { compactSearch, readSearch } from '../../shared/url/search-params';
 
 /**
  * The screen's URL: which list (`tab`), the search over names and emails, the page, and the open role (`role`). The
- * API lists users and roles whole (no query), so the search and the paging are the screen's own.
+ * API pages and searches the users; the roles come whole.
  */
 export const USERS_SEARCH: ObjectConstraints = {
   required: [],

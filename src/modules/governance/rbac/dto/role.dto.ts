@@ -79,10 +79,16 @@ export class RoleDto {
   updated_at: string;
 }
 
+@ApiSchema({ name: 'RoleListItem' })
+export class RoleListItemDto extends RoleDto {
+  @ApiProperty({ type: 'integer', description: 'Users holding this role' })
+  user_count: number;
+}
+
 @ApiSchema({ name: 'RoleList' })
 export class RoleListDto {
-  @ApiProperty({ type: [RoleDto] })
-  roles: RoleDto[];
+  @ApiProperty({ type: [RoleListItemDto] })
+  roles: RoleListItemDto[];
 
   @ApiProperty()
   count: number;

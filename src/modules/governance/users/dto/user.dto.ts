@@ -109,8 +109,11 @@ export class UserListDto {
   @ApiProperty({ type: [UserDto] })
   users: UserDto[];
 
-  @ApiProperty()
+  @ApiProperty({ description: 'Users on this page' })
   count: number;
+
+  @ApiProperty({ type: 'integer', description: 'Users matching the filters, across all pages' })
+  total_count: number;
 }
 
 @ApiSchema({ name: 'CallerIdentity' })
