@@ -56,7 +56,7 @@ export class GenaiFormatController {
   @ApiErrorResponses(401, 403, 404)
   async getModel(@Req() request: FastifyRequest): Promise<GenaiModel> {
     const id = (request.params as Query)['*'] ?? '';
-    return genaiModel(findModel(await this.listing.models(), id.replace(/^models\//, ''), 'gemini', 'path'));
+    return genaiModel(findModel(await this.listing.models(), id.replace(/^models\//, ''), 'genai', 'path'));
   }
 
   @Post(['v1beta/models/*', 'v1/models/*'])

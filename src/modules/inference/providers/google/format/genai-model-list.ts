@@ -17,11 +17,11 @@ const GUESSED_METHODS = {
 
 /** Google's Model: `models/<id>`, Gemini's models bare, others `models/<provider>/<model>`. */
 export function genaiModel(model: CatalogModel): GenaiModel {
-  const id = nativeModelId(model, 'gemini');
+  const id = nativeModelId(model, 'genai');
   const out: GenaiModel = {
     name: `models/${id}`,
     displayName: model.display_name ?? id,
-    supportedGenerationMethods: operationsOf(model, 'gemini', GUESSED_METHODS),
+    supportedGenerationMethods: operationsOf(model, 'genai', GUESSED_METHODS),
   };
   if (model.input_token_limit !== undefined) out.inputTokenLimit = model.input_token_limit;
   if (model.output_token_limit !== undefined) out.outputTokenLimit = model.output_token_limit;

@@ -13,7 +13,7 @@ import { openAiOperation } from './openai-format.js';
 
 /** A bare deployment is a model of the gateway's `azure` provider (its keys' `deployments` map it upstream). */
 const fromDeployment = (kind: 'chat' | 'completions' | 'embeddings'): NativeOperation =>
-  openAiOperation(kind, { modelParam: 'deployment', defaultProvider: 'azure' });
+  openAiOperation(kind, { modelParam: 'deployment', format: 'azure' });
 
 const OPERATIONS = {
   chat: fromDeployment('chat'),
