@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { InboundFormat } from '../providers/provider-descriptor.js';
 import { nativeProviderOf } from '../providers/registry.js';
-import type { CatalogModel } from '../catalog/model-listing.service.js';
+import type { CatalogModel } from '../providers/shared/provider-adapter.js';
 import { canonicalModel } from './format-routes.js';
 
 /**

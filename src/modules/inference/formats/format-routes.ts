@@ -2,7 +2,7 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { InboundFormat } from '../providers/provider-descriptor.js';
 import { nativeProviderOf } from '../providers/registry.js';
 import type { Json } from '../providers/shared/provider-adapter.js';
-import { parseModelRef } from '../routing/model-ref.js';
+import { parseModelRef } from '../providers/shared/model-ref.js';
 
 /** Framework-format prefixes: each mounts every provider-format set under itself, with no behaviour of its own. */
 export const FRAMEWORK_PREFIXES = ['litellm', 'langchain', 'pydanticai'] as const;

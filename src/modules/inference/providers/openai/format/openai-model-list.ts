@@ -1,7 +1,7 @@
 import { GatewayException } from '../../../../../core/errors/gateway.exception.js';
 import { clip } from '../../../../../core/http/echo.js';
 import type { InboundFormat } from '../../provider-descriptor.js';
-import type { CatalogModel } from '../../../catalog/model-listing.service.js';
+import type { CatalogModel } from '../../shared/provider-adapter.js';
 import { findModel } from '../../../formats/format-model-list.js';
 
 /** OpenAI's model object, id `<provider>/<model>` as /v1 lists it (an OpenAI SDK sends it back as it is). */
