@@ -69,10 +69,89 @@ const IMPORT_ZONES = [
   { files: REQUEST_LOGS, patterns: [CREDENTIAL_READERS, LOG_ROWS, COMPLETION_RECORDS] },
   { files: INFERENCE_MODULE, patterns: [CREDENTIAL_READERS] },
 ];
+// Finer boundaries on this tree's folders (docs/architecture.md "Boundaries"; request-path.md §3 names its target
+// folders, which live inside src/modules/inference here). Each region below repeats its module's own patterns.
+const INFERENCE = 'src/modules/inference';
+const rule = (regex, message) => ({ regex, message });
+const folders = (names) => `^(\\.\\./)+(${names.join('|')})/`;
+const RAW_RESPONSE = {
+  name: 'node:http',
+  importNames: ['ServerResponse'],
+  message: 'A module writes a response through src/core/http (raw-json.ts, sse/sse-writer.ts), not on the raw socket.',
+};
+const MODULE_RULES = {
+  governance: [
+    rule(
+      folders(MODULES.filter((m) => m !== 'governance' && m !== 'inference')),
+      'Governance is below the modules that use it: of other modules, only inference/index.ts (ids, catalog).',
+    ),
+  ],
+};
+const PROVIDER_CODE = [
+  rule(folders(MODULES.filter((m) => m !== 'inference')), 'Provider code imports no other module.'),
+  rule(
+    folders(['v1', 'routing', 'completion', 'pricing', 'telemetry', 'logs', 'async', 'catalog']),
+    'Provider code is below the path, the catalog and the logs: they call it, never the other way.',
+  ),
+  rule('^@nestjs/', "Provider code is pure: no Nest (a provider format's controller lives in inference/formats/)."),
+  rule(
+    '(^|/)core/(outbound/(?!cancellation\\.js$)|(auth|persistence|redis|queue)/)',
+    'Provider code does no I/O of its own: AdapterIo is its only door.',
+  ),
+];
+const CALLERS = rule('^\\./inference(-pipeline|-agent|\\.controller)\\.js$', 'Below the pipeline: it knows no caller.');
+const LEAF = [
+  rule(folders(['completion', 'v1', 'formats', 'async']), 'A leaf of the path: it knows no caller and no completion.'),
+  rule('(^|/)routing/(?!inference-call\\.js$)', 'A leaf of the path: of routing, only the call it reads.'),
+  CALLERS,
+];
+const INFERENCE_RULES = {
+  // Provider code, and the media and Responses-bridge translation it shares.
+  providers: PROVIDER_CODE,
+  media: PROVIDER_CODE,
+  translation: PROVIDER_CODE,
+  catalog: [
+    rule(
+      folders(['v1', 'completion', 'telemetry', 'logs', 'async', 'formats']),
+      'The catalog is below the path, its logs and async jobs.',
+    ),
+  ],
+  logs: [
+    rule(
+      folders(['v1', 'completion', 'pricing', 'telemetry', 'async', 'catalog', 'formats']),
+      'Request logs store and read the rows they are given.',
+    ),
+  ],
+  routing: [
+    rule(folders(['v1', 'formats', 'async']), 'Routing knows no caller.'),
+    rule('(^|/)completion/(?!settlement\\.js$)', 'Routing settles nothing: of the completion, only settlement.ts.'),
+  ],
+  completion: [rule(folders(['v1', 'formats', 'async']), 'The completion knows no transport or caller.')],
+  pricing: LEAF,
+  telemetry: LEAF,
+  'v1/inference-request.ts': LEAF,
+  'v1/inference-responder.ts': [
+    rule(
+      folders(['completion', 'pricing', 'telemetry', 'logs', 'catalog', 'governance']),
+      "The responder writes bytes: pricing, settling, metrics, spans and rows are the completion's.",
+    ),
+    rule('(^|/)routing/(?!(inference-call|routing-info)\\.js$)', 'The responder writes bytes: it routes nothing.'),
+    CALLERS,
+  ],
+};
 const IMPORT_REGIONS = [
   { files: 'src/**/*.ts', patterns: [] },
   { files: 'src/core/**/*.ts', patterns: [CORE_BOUNDARY] },
-  ...MODULES.map((m) => ({ files: `src/modules/${m}/**/*.ts`, patterns: [viaIndex(m)] })),
+  ...MODULES.map((m) => ({
+    files: `src/modules/${m}/**/*.ts`,
+    patterns: [viaIndex(m), ...(MODULE_RULES[m] ?? [])],
+    paths: [RAW_RESPONSE],
+  })),
+  ...Object.entries(INFERENCE_RULES).map(([part, patterns]) => ({
+    files: part.endsWith('.ts') ? `${INFERENCE}/${part}` : `${INFERENCE}/${part}/**/*.ts`,
+    patterns: [viaIndex('inference'), ...patterns],
+    paths: [RAW_RESPONSE],
+  })),
 ];
 const prefix = (glob) => glob.replace(/\*.*$/, '');
 const meet = (a, b) => prefix(a).startsWith(prefix(b)) || prefix(b).startsWith(prefix(a));
@@ -80,7 +159,9 @@ function importRules() {
   return IMPORT_ZONES.flatMap((zone) =>
     IMPORT_REGIONS.filter((region) => meet(zone.files, region.files)).map((region) => ({
       files: [[zone.files, region.files]],
-      rules: { 'no-restricted-imports': ['error', { patterns: [...zone.patterns, ...region.patterns] }] },
+      rules: {
+        'no-restricted-imports': ['error', { patterns: [...zone.patterns, ...region.patterns], paths: region.paths ?? [] }],
+      },
     })),
   );
 }
@@ -135,7 +216,8 @@ export default tseslint.config(
   // the route gate reads its decision (`request.principal`, `request.credential`).
   // One completion path (issue 49 item 1): only the completion (src/modules/inference/completion/) writes request
   // log rows, records inference metrics and ends a request's span; the request-logs read side alone holds the store.
-  // Boundaries (issue 49 item 5): src/core imports no module; a module imports another only through its index.ts.
+  // Boundaries (issue 49 item 5): src/core imports no module; a module imports another only through its index.ts;
+  // the finer layering of governance and of the inference module's folders (docs/architecture.md "Boundaries").
   ...importRules(),
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PROVIDER_IDS, type ProviderId } from '../../src/modules/inference/providers/provider-ids.js';
 import { OpenAiCompatibleAdapter } from '../../src/modules/inference/providers/openai/openai-compatible.adapter.js';
 import { OPENAI_COMPATIBLE_PROFILES } from '../../src/modules/inference/providers/openai/openai-compatible.table.js';
-import { adapterFor, keyValueOptional, otelNameOf, PROVIDERS } from '../../src/modules/inference/providers/registry.js';
+import { INBOUND_FORMATS } from '../../src/modules/inference/providers/provider-descriptor.js';
+import {
+  adapterFor,
+  keyValueOptional,
+  nativeProviderOf,
+  otelNameOf,
+  PROVIDERS,
+} from '../../src/modules/inference/providers/registry.js';
 import { FAST_NETWORK, created, seen, startInferenceStack, type InferenceStack } from './inference-kit.js';
 
 const PROVIDERS_DIR = join(import.meta.dirname, '..', '..', 'src', 'modules', 'inference', 'providers');
@@ -39,6 +46,17 @@ describe('the provider registry', () => {
     expect(otelNameOf('wafer')).toBe('wafer');
     expect(otelNameOf('not-a-provider')).toBe('not-a-provider');
     expect(PROVIDER_IDS.filter(keyValueOptional)).toEqual(['ollama', 'sgl', 'vllm']);
+  });
+
+  it("reads each inbound format's native provider (a bare model's provider) off the descriptors", () => {
+    expect(Object.fromEntries(INBOUND_FORMATS.map((format) => [format, nativeProviderOf(format)]))).toEqual({
+      openai: 'openai',
+      azure: 'azure',
+      anthropic: 'anthropic',
+      genai: 'gemini',
+      bedrock: 'bedrock',
+      cohere: 'cohere',
+    });
   });
 
   describe('every profile-only provider answers a chat completion through the simulator', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfiguredKey } from '../../src/modules/inference/catalog/provider-snapshot.js';
 import { eligibleKeys, keyAllows, pickKey } from '../../src/modules/inference/routing/key-selector.js';
-import { parseModelRef } from '../../src/modules/inference/routing/model-ref.js';
+import { parseModelRef } from '../../src/modules/inference/providers/shared/model-ref.js';
 import {
   allowsFallback,
   backoffMs,

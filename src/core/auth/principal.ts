@@ -13,22 +13,6 @@ export type AuthMethod =
   | 'virtual_key';
 
 /**
- * A limit a request of this key is counted against (a budget or a rate limit of the key, its provider config, team
- * or customer). Governance fills these from its in-memory snapshot; enforcement goes through the core CounterStore.
- */
-export interface LimitDescriptor {
-  owner: 'virtual_key' | 'provider_config' | 'team' | 'customer';
-  owner_id: string;
-  kind: 'budget' | 'requests' | 'tokens';
-  /** Counter id (a budget's or rate limit's id). */
-  id: string;
-  max: number;
-  /** Window length, e.g. 60_000 for a per-minute limit. */
-  window_ms: number;
-  calendar_aligned: boolean;
-}
-
-/**
  * An MCP grant a virtual key carries (`virtual_keys.mcp_configs`): the key may use these tools of that client
  * (`["*"]` every tool the client executes, `[]` none).
  */
@@ -45,8 +29,6 @@ export interface AuthenticatedVirtualKey {
   customer_id: string | null;
   /** Epoch ms when the key expires (checked at authentication; a long stream may check again), or null. */
   expires_at: number | null;
-  /** Budgets and rate limits to count this request against (none until governance defines them). */
-  limits: readonly LimitDescriptor[];
   /** The raw credential as presented (forwarded upstream only where a feature allows it). */
   presented_value: string;
   /**

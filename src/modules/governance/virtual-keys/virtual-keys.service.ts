@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, LessThanOrEqual, type EntityManager } from 'typeorm';
-import type { AuthenticatedVirtualKey, LimitDescriptor } from '../../../core/auth/principal.js';
+import type { AuthenticatedVirtualKey } from '../../../core/auth/principal.js';
 import { parseDuration } from '../../../core/config/duration.js';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import { isUniqueViolation } from '../../../core/persistence/db-errors.js';
@@ -28,9 +28,6 @@ import { ModelConfigEntity } from '../objects/entities/model-config.entity.js';
 import { GovernancePoliciesService } from '../policies/governance-policies.service.js';
 
 const NAME_CONFLICT = 'uq_virtual_keys_name';
-
-/** Budgets and rate limits arrive with governance policies; until then no key is counted against any. */
-const NO_LIMITS: readonly LimitDescriptor[] = Object.freeze([]);
 
 @Injectable()
 export class VirtualKeysService {
@@ -370,7 +367,6 @@ export class VirtualKeysService {
       team_id: key.team_id,
       customer_id: key.customer_id,
       expires_at: key.expires_at,
-      limits: NO_LIMITS,
       presented_value: value,
       mcp_grants: key.mcp_grants,
     };

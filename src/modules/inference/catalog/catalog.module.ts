@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OutboundAdapterIo } from '../providers/shared/adapter-io.js';
+import { OutboundAdapterIo } from './outbound-adapter-io.js';
 import { PriceTable } from '../pricing/price-table.js';
 import { UpstreamAttempts } from '../routing/upstream-attempt.js';
 import { CatalogSealer } from './catalog-sealer.js';

@@ -6,21 +6,15 @@ import { GatewayException } from '../../../core/errors/gateway.exception.js';
 import type { ProviderId } from '../providers/provider-ids.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';
 import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
-import { OutboundAdapterIo } from '../providers/shared/adapter-io.js';
+import { OutboundAdapterIo } from './outbound-adapter-io.js';
 import { adapterFor } from '../providers/registry.js';
-import { type ListedModel, TOP_LEVEL_ARRAY } from '../providers/shared/provider-adapter.js';
+import { type CatalogModel, type ListedModel, TOP_LEVEL_ARRAY } from '../providers/shared/provider-adapter.js';
 import { providerTarget } from '../providers/shared/provider-target.js';
 import { providerException } from '../providers/shared/provider-exception.js';
 import type { ProviderModelDto, ProviderModelListDto } from './dto/models.dto.js';
 import { ProviderCatalog } from './provider-catalog.service.js';
 import { PriceTable } from '../pricing/price-table.js';
 import type { ConfiguredKey, ConfiguredProvider } from './provider-snapshot.js';
-
-/** A model some key of `provider` lists; `ref` is `<provider>/<model>`, as /v1 takes it. */
-export interface CatalogModel extends ListedModel {
-  provider: ProviderId;
-  ref: string;
-}
 
 /** Largest model list read from a provider (OpenRouter's is a few hundred KiB). */
 const MAX_LIST_BYTES = 8 * 1024 * 1024;

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { GatewayException } from '../../../core/errors/gateway.exception.js';
-import type { ProviderId } from '../providers/provider-ids.js';
-import type { CatalogModel } from '../catalog/model-listing.service.js';
+import type { InboundFormat } from '../providers/provider-descriptor.js';
+import { nativeProviderOf } from '../providers/registry.js';
+import type { CatalogModel } from '../providers/shared/provider-adapter.js';
 import { canonicalModel } from './format-routes.js';
 
 /**
@@ -10,16 +11,16 @@ import { canonicalModel } from './format-routes.js';
  */
 
 /**
- * The id a format's listing shows: the format's own provider's models bare, as its SDK names them, every other one
- * `<provider>/<model>`; the format's inference routes take either back (see `canonicalModel`).
+ * The id a format's listing shows: the models of the provider `format` is native to bare, as its SDK names them, every
+ * other one `<provider>/<model>`; the format's inference routes take either back (see `canonicalModel`).
  */
-export function nativeModelId(model: CatalogModel, own: ProviderId): string {
-  return model.provider === own ? model.id : model.ref;
+export function nativeModelId(model: CatalogModel, format: InboundFormat): string {
+  return model.provider === nativeProviderOf(format) ? model.id : model.ref;
 }
 
-/** The model a format's route names (bare = the format's own provider), or a 404 `model_not_found`. */
-export function findModel(models: CatalogModel[], id: string, own: ProviderId, param: string): CatalogModel {
-  const ref = canonicalModel(id, own, param);
+/** The model a format's route names (bare = the format's native provider), or a 404 `model_not_found`. */
+export function findModel(models: CatalogModel[], id: string, format: InboundFormat, param: string): CatalogModel {
+  const ref = canonicalModel(id, format, param);
   const found = models.find((m) => m.ref === ref);
   if (!found) throw GatewayException.notFound('model', `No configured provider lists the model ${id}`);
   return found;
@@ -32,15 +33,15 @@ export function wildcardOf(request: FastifyRequest): string {
 
 /**
  * The provider's own operation names for a model (Gemini's generation methods, Cohere's endpoints) when `model` is
- * that provider's and its list said them; otherwise `guess`, from whether the name looks like an embedding model
- * (other providers' lists do not say what a model does).
+ * of the provider `format` is native to and its list said them; otherwise `guess`, from whether the name looks like an
+ * embedding model (other providers' lists do not say what a model does).
  */
 export function operationsOf(
   model: CatalogModel,
-  own: ProviderId,
+  format: InboundFormat,
   guess: { generate: string[]; embed: string[] },
 ): string[] {
-  if (model.provider === own && model.methods !== undefined) return model.methods;
+  if (model.provider === nativeProviderOf(format) && model.methods !== undefined) return model.methods;
   return /embed/i.test(model.id) ? guess.embed : guess.generate;
 }
 

@@ -1,5 +1,5 @@
 import type { ErrorResponse } from '../../../core/errors/error-response.js';
-import type { ProviderId } from '../providers/provider-ids.js';
+import type { InboundFormat } from '../providers/provider-descriptor.js';
 import type { InferenceKind, Json, Usage } from '../providers/shared/provider-adapter.js';
 
 /**
@@ -11,7 +11,7 @@ import type { InferenceKind, Json, Usage } from '../providers/shared/provider-ad
 
 /** What a native request becomes: the body of a /v1 request of the operation's kind. */
 export interface CanonicalRequest {
-  /** The OpenAI-shaped body; `model` is `<provider>/<model>` (the route's default provider when none was named). */
+  /** The OpenAI-shaped body; `model` is `<provider>/<model>` (the format's native provider when none was named). */
   body: Json;
   stream: boolean;
 }
@@ -57,11 +57,12 @@ export interface NativeOperation {
   streamEncoder?(request: CanonicalRequest): NativeStreamEncoder;
 }
 
-/** A provider's native shapes: its error body and the provider a bare model id means. */
+/**
+ * A provider's native shapes: its error body. The provider a model named without one means (`claude-sonnet-4` on
+ * `/anthropic` is `anthropic/claude-sonnet-4`) is the registry's `nativeProviderOf(name)`.
+ */
 export interface NativeFormat {
-  readonly name: 'openai' | 'anthropic' | 'genai' | 'bedrock' | 'cohere';
-  /** The provider of a model named without one (`claude-sonnet-4` on `/anthropic` is `anthropic/claude-sonnet-4`). */
-  readonly defaultProvider: ProviderId;
+  readonly name: InboundFormat;
   /** Any error of the route (auth, validation, routing, provider) in the format's error shape. */
   renderError(response: ErrorResponse): { status: number; headers: Record<string, string>; body: unknown };
 }

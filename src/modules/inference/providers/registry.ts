@@ -15,7 +15,12 @@ import { OpenAiCompatibleAdapter } from './openai/openai-compatible.adapter.js';
 import { OPENAI_COMPATIBLE_PROFILES } from './openai/openai-compatible.table.js';
 import { OpenCodeAdapter } from './openai/opencode.adapter.js';
 import { SarvamAdapter } from './openai/sarvam.adapter.js';
-import type { KeyConfigField, ProviderDescriptor } from './provider-descriptor.js';
+import {
+  INBOUND_FORMATS,
+  type InboundFormat,
+  type KeyConfigField,
+  type ProviderDescriptor,
+} from './provider-descriptor.js';
 import { replicateAdapter } from './replicate/replicate.adapter.js';
 import { runwareAdapter } from './runware/runware.adapter.js';
 import { runwayAdapter } from './runway/runway.adapter.js';
@@ -29,25 +34,40 @@ function compatible(id: ProviderId): ProviderAdapter {
 }
 
 /**
- * Every provider id of the contract and what the gateway knows of it: the one table that adapters, prices, trace
- * names and key rules are read from. Typed over every id, so a new id in PROVIDER_IDS does not compile without its
- * descriptor. A provider of an existing wire family is one entry here (plus a profile in openai-compatible.table.ts
- * for an OpenAI dialect); a new family is a folder beside the others (docs/architecture.md, "Adding a provider").
+ * Every provider id of the contract and what the gateway knows of it: the one table that adapters, native formats,
+ * prices, trace names and key rules are read from. Typed over every id, so a new id in PROVIDER_IDS does not compile
+ * without its descriptor. A provider of an existing wire family is one entry here (plus a profile in
+ * openai-compatible.table.ts for an OpenAI dialect); a new family is a folder beside the others (docs/architecture.md,
+ * "Adding a provider").
  */
 export const PROVIDERS: Readonly<Record<ProviderId, ProviderDescriptor>> = {
-  openai: { family: 'openai', adapter: compatible('openai'), priceId: 'openai', otelName: 'openai' },
+  openai: {
+    family: 'openai',
+    adapter: compatible('openai'),
+    nativeFormat: 'openai',
+    priceId: 'openai',
+    otelName: 'openai',
+  },
   // The package's azure table falls back to openai, anthropic, deepseek, x-ai and moonshotai for model names.
   azure: {
     family: 'openai',
     adapter: new AzureAdapter(),
+    nativeFormat: 'azure',
     priceId: 'azure',
     otelName: 'azure.ai.openai',
     keys: { config: 'azure_key_config', configRequired: true },
   },
-  anthropic: { family: 'anthropic', adapter: anthropicAdapter, priceId: 'anthropic', otelName: 'anthropic' },
+  anthropic: {
+    family: 'anthropic',
+    adapter: anthropicAdapter,
+    nativeFormat: 'anthropic',
+    priceId: 'anthropic',
+    otelName: 'anthropic',
+  },
   bedrock: {
     family: 'bedrock',
     adapter: bedrockAdapter,
+    nativeFormat: 'bedrock',
     priceId: 'aws',
     otelName: 'aws.bedrock',
     keys: { config: 'bedrock_key_config', configRequired: true },
@@ -60,7 +80,7 @@ export const PROVIDERS: Readonly<Record<ProviderId, ProviderDescriptor>> = {
     otelName: 'aws.bedrock',
     keys: { config: 'bedrock_key_config' },
   },
-  cohere: { family: 'cohere', adapter: cohereAdapter, priceId: 'cohere', otelName: 'cohere' },
+  cohere: { family: 'cohere', adapter: cohereAdapter, nativeFormat: 'cohere', priceId: 'cohere', otelName: 'cohere' },
   // Gemini and Vertex are both `*.googleapis.com`; Vertex's Claude models come through google's anthropic fallback.
   vertex: {
     family: 'google',
@@ -80,7 +100,13 @@ export const PROVIDERS: Readonly<Record<ProviderId, ProviderDescriptor>> = {
   perplexity: { family: 'openai', adapter: compatible('perplexity'), priceId: 'perplexity', otelName: 'perplexity' },
   cerebras: { family: 'openai', adapter: compatible('cerebras'), priceId: 'cerebras' },
   deepseek: { family: 'openai', adapter: compatible('deepseek'), priceId: 'deepseek', otelName: 'deepseek' },
-  gemini: { family: 'google', adapter: geminiAdapter, priceId: 'google', otelName: 'gcp.gemini' },
+  gemini: {
+    family: 'google',
+    adapter: geminiAdapter,
+    nativeFormat: 'genai',
+    priceId: 'google',
+    otelName: 'gcp.gemini',
+  },
   openrouter: { family: 'openai', adapter: compatible('openrouter'), priceId: 'openrouter' },
   elevenlabs: { family: 'elevenlabs', adapter: elevenLabsAdapter, priceId: null },
   // The Hugging Face router prices by the sub-provider named in the model suffix (pricing/price-provider-ids.ts).
@@ -101,6 +127,28 @@ export const PROVIDERS: Readonly<Record<ProviderId, ProviderDescriptor>> = {
 
 export function adapterFor(provider: ProviderId): ProviderAdapter | undefined {
   return PROVIDERS[provider].adapter;
+}
+
+/** The provider each inbound format's bare model ids mean: the one whose descriptor names the format. */
+const NATIVE_PROVIDERS = nativeProviders();
+
+function nativeProviders(): Readonly<Record<InboundFormat, ProviderId>> {
+  const out: Partial<Record<InboundFormat, ProviderId>> = {};
+  for (const id of Object.keys(PROVIDERS) as ProviderId[]) {
+    const format = PROVIDERS[id].nativeFormat;
+    if (format === undefined) continue;
+    if (out[format]) throw new Error(`inbound format ${format} is native to both ${out[format]} and ${id}`);
+    out[format] = id;
+  }
+  for (const format of INBOUND_FORMATS) {
+    if (!out[format]) throw new Error(`no provider names ${format} as its nativeFormat`);
+  }
+  return out as Record<InboundFormat, ProviderId>;
+}
+
+/** The provider a bare model id sent in `format` means (`claude-sonnet-4` on `/anthropic` is Anthropic's). */
+export function nativeProviderOf(format: InboundFormat): ProviderId {
+  return NATIVE_PROVIDERS[format];
 }
 
 /** The `@pydantic/genai-prices` provider that prices it; null: no table. */

@@ -17,7 +17,7 @@ import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { providerTarget } from '../providers/shared/provider-target.js';
 import { REQUEST_TYPES, type InferenceCall, type RouteProgress, type RoutedResult } from './inference-call.js';
 import { eligibleKeys, pickKey, resolveAlias } from './key-selector.js';
-import { parseModelRef, type ModelRef } from './model-ref.js';
+import { parseModelRef, type ModelRef } from '../providers/shared/model-ref.js';
 import { bareCandidates, resolveModel, type ResolvedModel } from './model-resolver.js';
 import { allowsFallback, retryActionFor, waitBeforeRetry } from './retry-policy.js';
 import { routingSnapshot, type RoutingInfo } from './routing-info.js';

@@ -12,7 +12,7 @@ import type { InferenceKind, Json, ProviderAdapter } from '../providers/shared/p
 import { responsesToChatRequest } from '../translation/responses-bridge.js';
 import { REQUEST_TYPES, type InferenceCall } from './inference-call.js';
 import { eligibleKeys, keyAllows, resolveAlias } from './key-selector.js';
-import type { ModelRef } from './model-ref.js';
+import type { ModelRef } from '../providers/shared/model-ref.js';
 
 /** A model of the request's chain, resolved to its provider, adapter and usable keys. */
 export interface ResolvedModel {

@@ -17,7 +17,7 @@ import {
   type TaskWait,
   TOP_LEVEL_ARRAY,
 } from '../providers/shared/provider-adapter.js';
-import { OutboundAdapterIo } from '../providers/shared/adapter-io.js';
+import { OutboundAdapterIo } from '../catalog/outbound-adapter-io.js';
 import { MEDIA_ANSWER_KINDS } from '../media/media-kinds.js';
 import { providerException } from '../providers/shared/provider-exception.js';
 import { copyWithout } from '../providers/shared/wire-json.js';

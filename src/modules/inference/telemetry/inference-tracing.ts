@@ -12,7 +12,6 @@ import type {
   Usage,
 } from '../providers/shared/provider-adapter.js';
 import type { InferenceCall, RoutedResult } from '../routing/inference-call.js';
-import type { AttemptFailure } from '../routing/upstream-attempt.js';
 
 /**
  * What the inference plane puts in its spans (docs/observability.md): the OpenTelemetry GenAI conventions
@@ -97,10 +96,16 @@ export function startAttemptTrace(
   });
 }
 
+/** A failed attempt as its span reads it (routing/upstream-attempt.ts `AttemptFailure`). */
+interface FailedAttempt {
+  readonly error: GatewayException;
+  readonly upstreamStatus: number;
+}
+
 /** Ends an attempt's span: the provider's status, and on a failure its `error_type`. */
 export function endAttemptTrace(
   span: AttemptTrace,
-  outcome: Pick<RoutedResult, 'unary' | 'stream'> | AttemptFailure,
+  outcome: Pick<RoutedResult, 'unary' | 'stream'> | FailedAttempt,
 ): void {
   if ('error' in outcome) {
     span.end({ status: outcome.upstreamStatus, errorType: outcome.error.reason ?? String(outcome.error.status) });

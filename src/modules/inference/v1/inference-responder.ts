@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
@@ -222,7 +221,7 @@ class StreamWriter {
   constructor(
     private readonly call: InferenceCall,
     private readonly result: RoutedResult,
-    raw: ServerResponse,
+    raw: ReturnType<typeof startSse>,
     private readonly tap: StreamTap,
     private readonly native: NativeStreamEncoder | undefined,
   ) {

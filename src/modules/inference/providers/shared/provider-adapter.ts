@@ -220,6 +220,12 @@ export interface ListedModel {
   output_token_limit?: number;
 }
 
+/** A model some key of `provider` lists; `ref` is `<provider>/<model>`, as /v1 takes it (the catalog's listing). */
+export interface CatalogModel extends ListedModel {
+  provider: ProviderId;
+  ref: string;
+}
+
 /**
  * The field under which `parseResponse` gets a unary answer that is a top-level JSON array (Hugging Face's
  * feature-extraction answers a bare list of vectors): `{ [TOP_LEVEL_ARRAY]: [...] }`.

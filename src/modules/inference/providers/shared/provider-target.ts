@@ -1,6 +1,12 @@
 import type { ProviderId } from '../provider-ids.js';
-import type { ConfiguredProvider } from '../../catalog/provider-snapshot.js';
 import type { KeyCredentials, ProviderAdapter, ProviderTarget } from './provider-adapter.js';
+
+/** What a target needs of a configured provider (the catalog's `ConfiguredProvider` is one). */
+export interface ProviderEndpoint {
+  /** No trailing slash; absent: the adapter's default. */
+  readonly base_url?: string;
+  readonly extra_headers: Readonly<Record<string, string>>;
+}
 
 /**
  * Where a call to `provider` goes with `key`: the provider's `base_url` (stored without a trailing slash) or the
@@ -11,7 +17,7 @@ import type { KeyCredentials, ProviderAdapter, ProviderTarget } from './provider
  */
 export function providerTarget(
   provider: ProviderId,
-  config: Pick<ConfiguredProvider, 'base_url' | 'extra_headers'> | undefined,
+  config: ProviderEndpoint | undefined,
   adapter: ProviderAdapter,
   key: KeyCredentials,
   model: string,

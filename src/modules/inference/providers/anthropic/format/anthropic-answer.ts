@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Json, Usage } from '../../shared/provider-adapter.js';
 import { isJsonObject, jsonObjects } from '../../shared/wire-json.js';
-import { parseModelRef } from '../../../routing/model-ref.js';
+import { parseModelRef } from '../../shared/model-ref.js';
 
 /** The canonical chat answer → an Anthropic `message`, and the pieces the stream encoder shares with it. */
 

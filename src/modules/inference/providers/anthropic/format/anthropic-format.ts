@@ -7,7 +7,6 @@ import { AnthropicStreamEncoder } from './anthropic-stream-encoder.js';
 /** The `/anthropic` set: a bare model is Anthropic's; errors are `{type:"error", error:{…}}`. */
 export const ANTHROPIC_FORMAT: NativeFormat = {
   name: 'anthropic',
-  defaultProvider: 'anthropic',
   renderError: renderAnthropicError,
 };
 

@@ -1,5 +1,5 @@
 import { GatewayException } from '../../../../../core/errors/gateway.exception.js';
-import type { CatalogModel } from '../../../catalog/model-listing.service.js';
+import type { CatalogModel } from '../../shared/provider-adapter.js';
 import { nativeModelId, pageSizeOf } from '../../../formats/format-model-list.js';
 
 export interface AnthropicModelInfo {

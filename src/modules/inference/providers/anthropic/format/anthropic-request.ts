@@ -1,6 +1,6 @@
 import type { Json } from '../../shared/provider-adapter.js';
 import { isJsonObject } from '../../shared/wire-json.js';
-import { parseModelRef } from '../../../routing/model-ref.js';
+import { parseModelRef } from '../../shared/model-ref.js';
 import { canonicalModel } from '../../../formats/format-routes.js';
 import {
   type ContentOptions,

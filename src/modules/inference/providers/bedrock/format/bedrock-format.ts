@@ -16,7 +16,6 @@ import { ClaudeInvokeStreamEncoder } from './bedrock-invoke-stream.js';
  */
 export const bedrockFormat: NativeFormat = {
   name: 'bedrock',
-  defaultProvider: 'bedrock',
   renderError: renderBedrockError,
 };
 
@@ -29,7 +28,7 @@ export function modelOfPath(params: Record<string, string>): string {
   } catch {
     // Not percent-encoded after all (a lone `%`): the id as it came.
   }
-  return canonicalModel(id, bedrockFormat.defaultProvider, 'modelId');
+  return canonicalModel(id, bedrockFormat.name, 'modelId');
 }
 
 /** When each canonical request began: Converse reports the latency in its answer. */

@@ -16,7 +16,6 @@ export function renderCohereError(response: ErrorResponse): {
 /** The `/cohere` set: a bare model is Cohere's. */
 export const cohereFormat: NativeFormat = {
   name: 'cohere',
-  defaultProvider: 'cohere',
   renderError: renderCohereError,
 };
 

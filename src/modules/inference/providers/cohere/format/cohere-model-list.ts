@@ -1,4 +1,4 @@
-import type { CatalogModel } from '../../../catalog/model-listing.service.js';
+import type { CatalogModel } from '../../shared/provider-adapter.js';
 import { nativeModelId, offsetOf, operationsOf, pageAt, pageSizeOf } from '../../../formats/format-model-list.js';
 
 export interface CohereModel {

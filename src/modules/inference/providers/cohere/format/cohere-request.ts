@@ -2,7 +2,7 @@ import { GatewayException } from '../../../../../core/errors/gateway.exception.j
 import type { Json } from '../../shared/provider-adapter.js';
 import { textContent, userContent } from '../cohere-chat.js';
 import { isJsonObject } from '../../shared/wire-json.js';
-import { parseModelRef } from '../../../routing/model-ref.js';
+import { parseModelRef } from '../../shared/model-ref.js';
 import { canonicalModel } from '../../../formats/format-routes.js';
 import type { CanonicalRequest } from '../../../formats/native-format.js';
 

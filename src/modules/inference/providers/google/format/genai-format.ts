@@ -14,7 +14,6 @@ import { GenaiStreamEncoder } from './genai-stream.js';
  */
 export const GENAI_FORMAT: NativeFormat = {
   name: 'genai',
-  defaultProvider: 'gemini',
   renderError: renderGenaiError,
 };
 
@@ -41,7 +40,7 @@ export function parseModelAction(path: string): { model: string; action: GenaiAc
 }
 
 // The model is the documented `path` parameter (`models/{path}`), the field a 400 names.
-const modelOf = (model: string) => canonicalModel(model, GENAI_FORMAT.defaultProvider, 'path');
+const modelOf = (model: string) => canonicalModel(model, GENAI_FORMAT.name, 'path');
 
 /** generateContent, or streamGenerateContent (`sse`: `alt=sse` asked for SSE events instead of a JSON array). */
 function generateOperation(model: string, stream: boolean, sse: boolean): NativeOperation {

@@ -1,4 +1,4 @@
-import type { CatalogModel } from '../../../catalog/model-listing.service.js';
+import type { CatalogModel } from '../../shared/provider-adapter.js';
 import { nativeModelId, offsetOf, operationsOf, pageAt, pageSizeOf } from '../../../formats/format-model-list.js';
 
 export interface GenaiModel {
@@ -17,11 +17,11 @@ const GUESSED_METHODS = {
 
 /** Google's Model: `models/<id>`, Gemini's models bare, others `models/<provider>/<model>`. */
 export function genaiModel(model: CatalogModel): GenaiModel {
-  const id = nativeModelId(model, 'gemini');
+  const id = nativeModelId(model, 'genai');
   const out: GenaiModel = {
     name: `models/${id}`,
     displayName: model.display_name ?? id,
-    supportedGenerationMethods: operationsOf(model, 'gemini', GUESSED_METHODS),
+    supportedGenerationMethods: operationsOf(model, 'genai', GUESSED_METHODS),
   };
   if (model.input_token_limit !== undefined) out.inputTokenLimit = model.input_token_limit;
   if (model.output_token_limit !== undefined) out.outputTokenLimit = model.output_token_limit;

@@ -1,4 +1,4 @@
-import type { ProviderId } from '../../provider-ids.js';
+import type { InboundFormat } from '../../provider-descriptor.js';
 import type { InferenceKind, Json } from '../../shared/provider-adapter.js';
 import { withCanonicalModels } from '../../../formats/format-routes.js';
 import type { NativeOperation } from '../../../formats/native-format.js';
@@ -6,8 +6,8 @@ import type { NativeOperation } from '../../../formats/native-format.js';
 export interface OpenAiOperationOptions {
   /** A path parameter that names the model in place of `body.model` (Azure's `{deployment}`). */
   modelParam?: string;
-  /** The provider of a bare model; default `openai`. */
-  defaultProvider?: ProviderId;
+  /** The inbound format whose native provider a bare model is: `openai` (default), `azure` for its deployments. */
+  format?: Extract<InboundFormat, 'openai' | 'azure'>;
 }
 
 /**
@@ -16,14 +16,14 @@ export interface OpenAiOperationOptions {
  * OpenAI SDKs read). The Azure-style deployment routes take the model from the path instead.
  */
 export function openAiOperation(kind: InferenceKind, options: OpenAiOperationOptions = {}): NativeOperation {
-  const defaultProvider = options.defaultProvider ?? 'openai';
+  const format = options.format ?? 'openai';
   return {
     kind,
     toCanonical(body, params) {
       if (typeof body !== 'object' || body === null || Array.isArray(body))
         return { body: body as Json, stream: false };
       const source = options.modelParam ? { ...(body as Json), model: params[options.modelParam] } : (body as Json);
-      const canonical = withCanonicalModels(source, defaultProvider);
+      const canonical = withCanonicalModels(source, format);
       return { body: canonical, stream: canonical.stream === true };
     },
     fromCanonical: (answer) => answer,

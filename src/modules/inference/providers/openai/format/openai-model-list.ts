@@ -1,7 +1,7 @@
 import { GatewayException } from '../../../../../core/errors/gateway.exception.js';
 import { clip } from '../../../../../core/http/echo.js';
-import type { ProviderId } from '../../provider-ids.js';
-import type { CatalogModel } from '../../../catalog/model-listing.service.js';
+import type { InboundFormat } from '../../provider-descriptor.js';
+import type { CatalogModel } from '../../shared/provider-adapter.js';
 import { findModel } from '../../../formats/format-model-list.js';
 
 /** OpenAI's model object, id `<provider>/<model>` as /v1 lists it (an OpenAI SDK sends it back as it is). */
@@ -28,11 +28,12 @@ export function openAiModelList(models: CatalogModel[]): OpenAiModelList {
 
 /**
  * The model `GET …/models/{model}` names (`models.retrieve` of an OpenAI SDK, which URL-encodes the `/` of
- * `openai/gpt-4o-mini`), or a 404 `model_not_found`. Under `/openai` a bare id is OpenAI's (`own`); under `/v1` a bare
- * id is the model of the one provider that lists it, as a bare model in a request is resolved from the keys naming it.
+ * `openai/gpt-4o-mini`), or a 404 `model_not_found`. Under `/openai` (`format`) a bare id is OpenAI's; under `/v1` a
+ * bare id is the model of the one provider that lists it, as a bare model in a request is resolved from the keys naming
+ * it.
  */
-export function findOpenAiModel(models: CatalogModel[], id: string, own?: ProviderId): OpenAiModel {
-  if (own) return openAiModel(findModel(models, id, own, 'model'));
+export function findOpenAiModel(models: CatalogModel[], id: string, format?: InboundFormat): OpenAiModel {
+  if (format) return openAiModel(findModel(models, id, format, 'model'));
   const found = models.find((m) => m.ref === id);
   if (found) return openAiModel(found);
   const bare = models.filter((m) => m.id === id);

@@ -1,4 +1,4 @@
-import { PROVIDER_IDS, type ProviderId } from '../providers/provider-ids.js';
+import { PROVIDER_IDS, type ProviderId } from '../provider-ids.js';
 
 const PROVIDERS: ReadonlySet<string> = new Set(PROVIDER_IDS);
 

@@ -1,22 +1,26 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { VirtualKeyAuth } from '../../../../../core/auth/route-access.decorator.js';
-import { ApiErrorResponses } from '../../../../../core/errors/api-errors.decorator.js';
-import { NativeErrors } from '../../../../../core/errors/error-context.js';
-import { ModelListingService } from '../../../catalog/model-listing.service.js';
-import { INFERENCE_CALLERS } from '../../../v1/inference-callers.js';
-import { InferencePipeline } from '../../../v1/inference-pipeline.js';
-import { findModel, wildcardOf } from '../../../formats/format-model-list.js';
-import { formatPaths } from '../../../formats/format-routes.js';
-import type { NativeOperation } from '../../../formats/native-format.js';
-import { ANTHROPIC_COUNT_TOKENS, ANTHROPIC_FORMAT, ANTHROPIC_MESSAGES } from './anthropic-format.js';
+import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
+import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { NativeErrors } from '../../../core/errors/error-context.js';
+import { ModelListingService } from '../catalog/model-listing.service.js';
+import { INFERENCE_CALLERS } from '../v1/inference-callers.js';
+import { InferencePipeline } from '../v1/inference-pipeline.js';
+import { findModel, wildcardOf } from './format-model-list.js';
+import { formatPaths } from './format-routes.js';
+import type { NativeOperation } from './native-format.js';
+import {
+  ANTHROPIC_COUNT_TOKENS,
+  ANTHROPIC_FORMAT,
+  ANTHROPIC_MESSAGES,
+} from '../providers/anthropic/format/anthropic-format.js';
 import {
   anthropicModelInfo,
   anthropicModelPage,
   type AnthropicModelInfo,
   type AnthropicModelPage,
-} from './anthropic-model-list.js';
+} from '../providers/anthropic/format/anthropic-model-list.js';
 
 /** The request body as Anthropic documents it (validated by the conversion, which names the native field). */
 const MESSAGES_SCHEMA = {

@@ -1,16 +1,16 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { VirtualKeyAuth } from '../../../../../core/auth/route-access.decorator.js';
-import { ApiErrorResponses } from '../../../../../core/errors/api-errors.decorator.js';
-import { NativeErrors } from '../../../../../core/errors/error-context.js';
-import { ModelListingService } from '../../../catalog/model-listing.service.js';
-import { INFERENCE_CALLERS } from '../../../v1/inference-callers.js';
-import { InferencePipeline } from '../../../v1/inference-pipeline.js';
-import { formatPaths } from '../../../formats/format-routes.js';
-import type { NativeOperation } from '../../../formats/native-format.js';
-import { cohereChat, cohereEmbed, cohereRerank, renderCohereError } from './cohere-format.js';
-import { cohereModelPage, type CohereModel } from './cohere-model-list.js';
+import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
+import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { NativeErrors } from '../../../core/errors/error-context.js';
+import { ModelListingService } from '../catalog/model-listing.service.js';
+import { INFERENCE_CALLERS } from '../v1/inference-callers.js';
+import { InferencePipeline } from '../v1/inference-pipeline.js';
+import { formatPaths } from './format-routes.js';
+import type { NativeOperation } from './native-format.js';
+import { cohereChat, cohereEmbed, cohereRerank, renderCohereError } from '../providers/cohere/format/cohere-format.js';
+import { cohereModelPage, type CohereModel } from '../providers/cohere/format/cohere-model-list.js';
 
 const model = { type: 'string', description: 'A Cohere model, or `<provider>/<model>` of any provider' };
 const CHAT_BODY = {

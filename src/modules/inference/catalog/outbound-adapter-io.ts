@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Cancellation } from '../../../../core/outbound/cancellation.js';
-import { OutboundHttpService, readBodyCapped } from '../../../../core/outbound/outbound-http.service.js';
-import type { AdapterIo } from './provider-adapter.js';
+import type { Cancellation } from '../../../core/outbound/cancellation.js';
+import { OutboundHttpService, readBodyCapped } from '../../../core/outbound/outbound-http.service.js';
+import type { AdapterIo } from '../providers/shared/provider-adapter.js';
 
 const MAX_TOKEN_BYTES = 256 * 1024;
 const TOKEN_TIMEOUT_MS = 10_000;

@@ -1,20 +1,25 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { VirtualKeyAuth } from '../../../../../core/auth/route-access.decorator.js';
-import { ApiErrorResponses } from '../../../../../core/errors/api-errors.decorator.js';
-import { AcceptsBody } from '../../../../../core/http/media-types.js';
-import { ModelListingService } from '../../../catalog/model-listing.service.js';
-import { parseMultipartForm } from '../../../media/multipart-form.js';
-import type { InferenceKind } from '../../shared/provider-adapter.js';
-import { INFERENCE_CALLERS } from '../../../v1/inference-callers.js';
-import { InferencePipeline } from '../../../v1/inference-pipeline.js';
-import { INFERENCE_BODY_SCHEMAS } from '../../../v1/inference-schemas.js';
-import { FRAMEWORK_PREFIXES } from '../../../formats/format-routes.js';
-import type { NativeOperation } from '../../../formats/native-format.js';
-import { openAiOperation } from './openai-format.js';
-import { wildcardOf } from '../../../formats/format-model-list.js';
-import { findOpenAiModel, openAiModelList, type OpenAiModel, type OpenAiModelList } from './openai-model-list.js';
+import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
+import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { AcceptsBody } from '../../../core/http/media-types.js';
+import { ModelListingService } from '../catalog/model-listing.service.js';
+import { parseMultipartForm } from '../media/multipart-form.js';
+import type { InferenceKind } from '../providers/shared/provider-adapter.js';
+import { INFERENCE_CALLERS } from '../v1/inference-callers.js';
+import { InferencePipeline } from '../v1/inference-pipeline.js';
+import { INFERENCE_BODY_SCHEMAS } from '../v1/inference-schemas.js';
+import { FRAMEWORK_PREFIXES } from './format-routes.js';
+import type { NativeOperation } from './native-format.js';
+import { openAiOperation } from '../providers/openai/format/openai-format.js';
+import { wildcardOf } from './format-model-list.js';
+import {
+  findOpenAiModel,
+  openAiModelList,
+  type OpenAiModel,
+  type OpenAiModelList,
+} from '../providers/openai/format/openai-model-list.js';
 
 type OpenAiKind = Exclude<InferenceKind, 'rerank' | 'ocr'>;
 

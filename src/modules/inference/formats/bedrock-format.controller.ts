@@ -1,16 +1,16 @@
 import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { INFERENCE_CALLERS } from '../../../v1/inference-callers.js';
-import { VirtualKeyAuth } from '../../../../../core/auth/route-access.decorator.js';
-import { ApiErrorResponses } from '../../../../../core/errors/api-errors.decorator.js';
-import { NativeErrors } from '../../../../../core/errors/error-context.js';
-import { AcceptsBody } from '../../../../../core/http/media-types.js';
-import { InferencePipeline } from '../../../v1/inference-pipeline.js';
-import { formatPaths } from '../../../formats/format-routes.js';
-import { EVENT_STREAM_CONTENT_TYPE } from './bedrock-event-stream.js';
-import { BEDROCK_OPERATIONS, type BedrockOperationName } from './bedrock-format.js';
-import { renderBedrockError } from './bedrock-errors.js';
+import { INFERENCE_CALLERS } from '../v1/inference-callers.js';
+import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
+import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { NativeErrors } from '../../../core/errors/error-context.js';
+import { AcceptsBody } from '../../../core/http/media-types.js';
+import { InferencePipeline } from '../v1/inference-pipeline.js';
+import { formatPaths } from './format-routes.js';
+import { EVENT_STREAM_CONTENT_TYPE } from '../providers/bedrock/format/bedrock-event-stream.js';
+import { BEDROCK_OPERATIONS, type BedrockOperationName } from '../providers/bedrock/format/bedrock-format.js';
+import { renderBedrockError } from '../providers/bedrock/format/bedrock-errors.js';
 
 const MODEL_ID = {
   name: 'modelId',

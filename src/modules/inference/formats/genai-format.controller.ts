@@ -1,18 +1,18 @@
-import { GOOGLE_API_KEY_HEADER, GOOGLE_API_KEY_QUERY } from '../../../../../core/auth/credential-headers.js';
+import { GOOGLE_API_KEY_HEADER, GOOGLE_API_KEY_QUERY } from '../../../core/auth/credential-headers.js';
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { VirtualKeyAuth } from '../../../../../core/auth/route-access.decorator.js';
-import { ApiErrorResponses } from '../../../../../core/errors/api-errors.decorator.js';
-import { NativeErrors } from '../../../../../core/errors/error-context.js';
-import { ModelListingService } from '../../../catalog/model-listing.service.js';
-import { INFERENCE_CALLERS } from '../../../v1/inference-callers.js';
-import { InferencePipeline } from '../../../v1/inference-pipeline.js';
-import { findModel } from '../../../formats/format-model-list.js';
-import { formatPaths } from '../../../formats/format-routes.js';
-import { renderGenaiError } from './genai-error.js';
-import { GENAI_ACTIONS, genaiOperation, parseModelAction } from './genai-format.js';
-import { genaiModel, genaiModelPage, type GenaiModel } from './genai-model-list.js';
+import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
+import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { NativeErrors } from '../../../core/errors/error-context.js';
+import { ModelListingService } from '../catalog/model-listing.service.js';
+import { INFERENCE_CALLERS } from '../v1/inference-callers.js';
+import { InferencePipeline } from '../v1/inference-pipeline.js';
+import { findModel } from './format-model-list.js';
+import { formatPaths } from './format-routes.js';
+import { renderGenaiError } from '../providers/google/format/genai-error.js';
+import { GENAI_ACTIONS, genaiOperation, parseModelAction } from '../providers/google/format/genai-format.js';
+import { genaiModel, genaiModelPage, type GenaiModel } from '../providers/google/format/genai-model-list.js';
 
 type Query = Record<string, string | undefined>;
 
@@ -56,7 +56,7 @@ export class GenaiFormatController {
   @ApiErrorResponses(401, 403, 404)
   async getModel(@Req() request: FastifyRequest): Promise<GenaiModel> {
     const id = (request.params as Query)['*'] ?? '';
-    return genaiModel(findModel(await this.listing.models(), id.replace(/^models\//, ''), 'gemini', 'path'));
+    return genaiModel(findModel(await this.listing.models(), id.replace(/^models\//, ''), 'genai', 'path'));
   }
 
   @Post(['v1beta/models/*', 'v1/models/*'])

@@ -1,19 +1,19 @@
 import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { INFERENCE_CALLERS } from '../../../v1/inference-callers.js';
-import { VirtualKeyAuth } from '../../../../../core/auth/route-access.decorator.js';
-import { ApiErrorResponses } from '../../../../../core/errors/api-errors.decorator.js';
-import { GatewayException } from '../../../../../core/errors/gateway.exception.js';
-import { InferencePipeline } from '../../../v1/inference-pipeline.js';
-import { INFERENCE_BODY_SCHEMAS } from '../../../v1/inference-schemas.js';
-import { formatPaths } from '../../../formats/format-routes.js';
-import type { NativeOperation } from '../../../formats/native-format.js';
-import { openAiOperation } from './openai-format.js';
+import { INFERENCE_CALLERS } from '../v1/inference-callers.js';
+import { VirtualKeyAuth } from '../../../core/auth/route-access.decorator.js';
+import { ApiErrorResponses } from '../../../core/errors/api-errors.decorator.js';
+import { GatewayException } from '../../../core/errors/gateway.exception.js';
+import { InferencePipeline } from '../v1/inference-pipeline.js';
+import { INFERENCE_BODY_SCHEMAS } from '../v1/inference-schemas.js';
+import { formatPaths } from './format-routes.js';
+import type { NativeOperation } from './native-format.js';
+import { openAiOperation } from '../providers/openai/format/openai-format.js';
 
 /** A bare deployment is a model of the gateway's `azure` provider (its keys' `deployments` map it upstream). */
 const fromDeployment = (kind: 'chat' | 'completions' | 'embeddings'): NativeOperation =>
-  openAiOperation(kind, { modelParam: 'deployment', defaultProvider: 'azure' });
+  openAiOperation(kind, { modelParam: 'deployment', format: 'azure' });
 
 const OPERATIONS = {
   chat: fromDeployment('chat'),
