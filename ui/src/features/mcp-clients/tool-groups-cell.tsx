@@ -8,8 +8,8 @@ import { IconPlus, IconX } from '../../shared/ui/icons';
 import { groupsOfTool, toolsWith, type ToolGroupView } from '../mcp-tool-groups/tool-group-helpers';
 
 /**
- * The tool groups one tool of a client belongs to, each removable, and a menu adding it to another group
- * (`PUT /api/mcp/tool-groups/{id}` with the group's tools changed by this one; MCPGateway:Update).
+ * The tool groups one tool of a client belongs to, each removable, and a menu adding it to another group: the group
+ * is read again (`GET /api/mcp/tool-groups/{id}`) and written with this tool added or removed (`PUT`; MCPGateway:Update).
  */
 export function ToolGroupsCell({
   groups,
@@ -28,13 +28,11 @@ export function ToolGroupsCell({
   const member = groupsOfTool(groups, clientId, toolName);
   const others = groups.filter((g) => !member.includes(g));
   const change = async (group: ToolGroupView, add: boolean) => {
+    const path = { params: { path: { id: group.id } } };
     try {
-      await call(
-        api.PUT('/api/mcp/tool-groups/{id}', {
-          params: { path: { id: group.id } },
-          body: { tools: toolsWith(group, tool, add) },
-        }),
-      );
+      // The group as stored now (another tool may have joined it since the list was read): only this tool changes.
+      const { tool_group: current } = await call(api.GET('/api/mcp/tool-groups/{id}', path));
+      await call(api.PUT('/api/mcp/tool-groups/{id}', { ...path, body: { tools: toolsWith(current, tool, add) } }));
       notifications.show({
         color: 'green',
         message: add ? `${exposedName} added to ${group.name}` : `${exposedName} removed from ${group.name}`,
