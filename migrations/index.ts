@@ -6,6 +6,7 @@ import { McpToolLogKeyIndexCovers1795700000017 } from './1795700000017-McpToolLo
 import { McpToolLogSearchText1795700000018 } from './1795700000018-McpToolLogSearchText.js';
 import { RequestLogSearchText1795700000019 } from './1795700000019-RequestLogSearchText.js';
 import { McpToolLogRequestType1796591424138 } from './1796591424138-McpToolLogRequestType.js';
+import { McpToolGroups1796688910272 } from './1796688910272-McpToolGroups.js';
 // Every migration, in order. New files are added here by `npm run migration:generate`.
 import { RuntimeSettings1795700000011 } from './1795700000011-RuntimeSettings.js';
 import { AsyncJobs1795700000008 } from './1795700000008-AsyncJobs.js';
@@ -66,4 +67,5 @@ export const MIGRATIONS: Array<new () => unknown> = [
   McpToolLogSearchText1795700000018,
   RequestLogSearchText1795700000019,
   McpToolLogRequestType1796591424138,
+  McpToolGroups1796688910272,
 ];

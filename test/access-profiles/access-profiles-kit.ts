@@ -33,3 +33,10 @@ export async function assignProfile(admin: HttpClient, userId: string, profileId
   expect(res.status, res.text).toBe(201);
   return res.body;
 }
+
+/** Creates an MCP tool group without tools (201 expected) and returns its id: a valid `tool_group_id`. */
+export async function createToolGroup(admin: HttpClient, name: string): Promise<string> {
+  const res = await admin.post('/api/mcp/tool-groups', { name });
+  expect(res.status, res.text).toBe(201);
+  return res.body.tool_group.id as string;
+}

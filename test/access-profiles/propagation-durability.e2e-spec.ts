@@ -6,7 +6,7 @@ import type { HttpClient } from '../helpers/http.js';
 import { runModeEnv, startSpawned, type SpawnedGateway } from '../helpers/spawned-gateway.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/test-env.js';
 import { SETUP_TOKEN } from '../inference/inference-kit.js';
-import { createProfile } from './access-profiles-kit.js';
+import { createProfile, createToolGroup } from './access-profiles-kit.js';
 import {
   adoptFields,
   pollStatus,
@@ -86,7 +86,7 @@ describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL || !existsSync(MAIN_JS))(
         rate_limit: { request_max_limit: 500, request_reset_duration: '1h' },
         mcp_servers: [{ mcp_server_id: 'server-a' }],
         mcp_tool_overrides: [{ mcp_client_id: 'server-b', tool_name: 'search', action: 'include' }],
-        mcp_tool_groups: [{ tool_group_id: 'group-a' }],
+        mcp_tool_groups: [{ tool_group_id: await createToolGroup(admin, 'group_a') }],
       };
       // The same users hold a copy of two identical profiles: one is propagated without interruption, the other not.
       const steady = await createProfile(admin, { name: 'steady', ...v1 });

@@ -4,7 +4,7 @@ import type { HttpClient } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE, TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/test-env.js';
 import { SETUP_TOKEN, startInferenceStack, type InferenceStack } from '../inference/inference-kit.js';
-import { assignProfile, createProfile, createUser, PROFILES } from './access-profiles-kit.js';
+import { assignProfile, createProfile, createToolGroup, createUser, PROFILES } from './access-profiles-kit.js';
 import {
   adoptFields,
   copyOf,
@@ -25,7 +25,7 @@ const V1 = {
   provider_configs: [{ provider_name: 'openai', all_models_allowed: false, allowed_models: ['gpt-4o-mini'] }],
   budgets: [{ max_limit: 5, reset_duration: '1d' }],
   rate_limit: { request_max_limit: 100, request_reset_duration: '1h' },
-  mcp_tool_groups: [{ tool_group_id: 'group-a' }],
+  mcp_tool_groups: [{ tool_group_id: 'set by useToolGroups' }],
   mcp_servers: [{ mcp_server_id: 'server-a' }],
   mcp_tool_overrides: [{ mcp_client_id: 'server-b', tool_name: 'search', action: 'include' }],
 };
@@ -44,10 +44,16 @@ const V2 = {
     token_max_limit: 5000,
     token_reset_duration: '1d',
   },
-  mcp_tool_groups: [{ tool_group_id: 'group-b' }],
+  mcp_tool_groups: [{ tool_group_id: 'set by useToolGroups' }],
   mcp_servers: [{ mcp_server_id: 'server-c' }],
   mcp_tool_overrides: [{ mcp_client_id: 'server-d', tool_name: 'fetch', action: 'include' }],
 };
+
+/** Referenced tool groups must exist: V1 and V2 reference two made on this gateway. */
+async function useToolGroups(admin: HttpClient): Promise<void> {
+  V1.mcp_tool_groups = [{ tool_group_id: await createToolGroup(admin, unique('group_a').replace(/-/g, '_')) }];
+  V2.mcp_tool_groups = [{ tool_group_id: await createToolGroup(admin, unique('group_b').replace(/-/g, '_')) }];
+}
 
 const chatBody = (model: string) => ({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 });
 
@@ -60,6 +66,7 @@ describe(`access profile propagation (${RUN_MODE})`, () => {
     s = await startInferenceStack({ edition: 'enterprise' });
     admin = s.admin;
     query = (text, params) => sql(s.gw, text, params);
+    await useToolGroups(admin);
   });
   afterAll(() => s?.close());
 
@@ -475,6 +482,7 @@ describe(`access profile propagation as a job (${RUN_MODE})`, () => {
     });
     admin = gw.http.withHeaders({ 'x-gateway-setup-token': SETUP_TOKEN });
     query = (text, params) => sql(gw, text, params);
+    await useToolGroups(admin);
   });
   afterAll(() => gw?.close());
 

@@ -11,7 +11,7 @@ import {
 import type { HttpClient } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { RUN_MODE } from '../helpers/test-env.js';
-import { assignProfile, createProfile, createUser, PROFILES } from './access-profiles-kit.js';
+import { assignProfile, createProfile, createToolGroup, createUser, PROFILES } from './access-profiles-kit.js';
 
 const count = async (gw: TestApp, table: string): Promise<number> =>
   (await sql(gw, `SELECT count(*)::int AS n FROM ${table}`))[0].n as number;
@@ -39,7 +39,7 @@ const EVERY_FIELD = {
   ],
   rate_limit: { token_max_limit: 1000, token_reset_duration: '1h' },
   calendar_aligned: true,
-  mcp_tool_groups: [{ tool_group_id: 'g1' }],
+  mcp_tool_groups: [{ tool_group_id: 'set in beforeAll' }],
   mcp_servers: [{ mcp_server_id: 'files' }],
   mcp_tool_overrides: [
     { mcp_client_id: 'search', tool_name: 'web', action: 'include' },
@@ -90,7 +90,7 @@ const EVERY_FIELD_STORED = {
     token_reset_duration: '1h',
   },
   calendar_aligned: true,
-  mcp_tool_groups: [{ tool_group_id: 'g1' }],
+  mcp_tool_groups: [{ tool_group_id: 'set in beforeAll' }],
   mcp_servers: [{ mcp_server_id: 'files' }],
   mcp_tool_overrides: [
     { mcp_client_id: 'search', tool_name: 'web', action: 'include' },
@@ -229,6 +229,10 @@ describe(`access profile templates (${RUN_MODE})`, () => {
   beforeAll(async () => {
     gw = await startTestApp({ config: ENTERPRISE_CONFIG });
     admin = adminClient(gw);
+    // A referenced tool group must exist (400 naming it otherwise).
+    const group = [{ tool_group_id: await createToolGroup(admin, 'g1') }];
+    EVERY_FIELD.mcp_tool_groups = group;
+    EVERY_FIELD_STORED.mcp_tool_groups = group;
   });
   afterAll(() => gw?.close());
 

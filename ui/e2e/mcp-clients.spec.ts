@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { RESULTS } from '../playwright.config';
 import { GatewayApi } from './support/api';
 import { startGateway, type Gateway } from './support/gateway';
 import { startHttpPeer, type McpPeer } from './support/mcp-peer';
@@ -8,7 +10,9 @@ import { flipSwitch, unlock, watchProblems } from './support/page';
  * The MCP clients screen against a real gateway and a real MCP server (the official SDK's, on loopback): the server
  * added in the UI with a secret header (sent upstream, never shown), its tools listed, one switched off and on, a
  * tool called from the panel (arguments refused by the input schema first, then sent), and the call found in the MCP
- * tool logs; a reconnect after the server went away shows the error, then the connection back; delete confirms.
+ * tool logs; a tool group made in the UI from the server's tools (after the API refused a taken name), a tool added
+ * to and removed from it in the tools list, the group deleted after a confirmation naming it; a reconnect after the
+ * server went away shows the error, then the connection back; delete confirms.
  */
 test.describe('MCP clients', () => {
   test.describe.configure({ mode: 'serial' });
@@ -110,6 +114,64 @@ test.describe('MCP clients', () => {
     // The footer's Close (the title bar's close button has the same name).
     await panel.getByRole('button', { name: 'Close' }).last().click();
     await expect(page.getByRole('heading', { level: 1, name: 'MCP clients' })).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+
+  test('a tool group made from the server’s tools, edited from the tools list, deleted', async ({ page }) => {
+    const { problems } = watchProblems(page, (url, status) => status === 409 && url.includes('/api/mcp/tool-groups'));
+    type Groups = { tool_groups: Array<{ id: string; name: string; tools: Array<{ tool_name: string }> }> };
+    await api.request('POST', '/api/mcp/tool-groups', { name: 'taken' });
+    await unlock(page, gateway, 'mcp-clients');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'MCP tool groups' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'MCP tool groups' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Add tool group' }).click();
+    const form = page.getByRole('form', { name: 'Add a tool group' });
+    await form.getByLabel('Name').fill('taken');
+    await form.getByLabel('Description').fill('Arithmetic tools');
+    await form.getByLabel('Tools', { exact: true }).click();
+    await page.getByRole('option', { name: 'peer-add' }).click();
+    await page.getByRole('option', { name: 'peer-slow' }).click();
+    await form.getByLabel('Description').click(); // closes the picker
+    await form.getByRole('button', { name: 'Add tool group' }).click();
+    // The API's refusal on its field; everything typed and picked is kept.
+    await expect(form.getByText('MCP tool group taken already exists')).toBeVisible();
+    await expect(form.getByLabel('Description')).toHaveValue('Arithmetic tools');
+    await expect(form).toContainText('peer-add');
+    await expect(form).toContainText('peer-slow');
+    await form.getByLabel('Name').fill('math');
+    await form.getByRole('button', { name: 'Add tool group' }).click();
+    await expect(form).toBeHidden();
+
+    const table = page.getByRole('table', { name: 'Tool groups' });
+    const row = table.getByRole('row').filter({ hasText: 'math' });
+    await expect(row.getByLabel('Tools of math')).toHaveText(/peer-add\s*peer-slow|peer-slow\s*peer-add/);
+    await expect(row).toContainText('Arithmetic tools');
+    await page.screenshot({ path: join(RESULTS, 'screenshots', 'mcp-tool-groups.png'), fullPage: true });
+    const stored = await api.request<Groups>('GET', '/api/mcp/tool-groups?search=math');
+    expect(stored.tool_groups[0]!.tools.map((t) => t.tool_name).sort()).toEqual(['add', 'slow']);
+
+    // In the server's tools list: each tool shows its groups; one added to the group, one removed from it.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'MCP clients' }).click();
+    const tools = card(page).getByRole('table', { name: 'Tools of peer' });
+    const addRow = tools.getByRole('row').filter({ hasText: 'peer-add' });
+    await expect(addRow).toContainText('math');
+    await tools.getByRole('button', { name: 'Add peer-echo to a group' }).click();
+    await page.getByRole('menuitem', { name: 'math' }).click();
+    await expect(tools.getByRole('row').filter({ hasText: 'peer-echo' })).toContainText('math');
+    await tools.getByRole('button', { name: 'Remove peer-slow from math' }).click();
+    await expect(tools.getByRole('button', { name: 'Remove peer-slow from math' })).toBeHidden();
+    const edited = await api.request<Groups>('GET', '/api/mcp/tool-groups?search=math');
+    expect(edited.tool_groups[0]!.tools.map((t) => t.tool_name).sort()).toEqual(['add', 'echo']);
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'MCP tool groups' }).click();
+    await page.getByRole('button', { name: 'Delete tool group math' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete tool group' });
+    await expect(confirm).toContainText('Delete the tool group math?');
+    await confirm.getByRole('button', { name: 'Delete math' }).click();
+    await expect(table.getByRole('row').filter({ hasText: 'math' })).toHaveCount(0);
+    const left = await api.request<Groups>('GET', '/api/mcp/tool-groups');
+    expect(left.tool_groups.map((g) => g.name)).toEqual(['taken']);
     expect(problems).toEqual([]);
   });
 

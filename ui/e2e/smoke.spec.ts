@@ -32,6 +32,7 @@ function routes(
     { name: 'virtual-key-drawer', path: `virtual-keys?key=${keyId}`, heading: 'Virtual keys' },
     { name: 'routing-rules', path: 'routing-rules', heading: 'Routing rules' },
     { name: 'mcp-clients', path: 'mcp-clients', heading: 'MCP clients' },
+    { name: 'mcp-tool-groups', path: 'mcp-tool-groups', heading: 'MCP tool groups' },
     { name: 'settings', path: 'settings', heading: 'Settings' },
     { name: 'settings-plugins', path: 'settings?tab=plugins', heading: 'Settings' },
     { name: 'settings-cache', path: 'settings?tab=cache', heading: 'Settings' },
@@ -85,6 +86,12 @@ test.describe('smoke: every route, both themes, two sizes', () => {
     budgetedKeyId = budgeted.virtual_key.id;
     // Agent mode: the model calls one MCP tool, then answers (two more request logs, one tool log).
     await api.addMcpClient('tools', peer.url, key.id, ['echo']);
+    const { clients } = await api.request<{ clients: Array<{ id: string }> }>('GET', '/api/mcp/clients');
+    await api.request('POST', '/api/mcp/tool-groups', {
+      name: 'smoke_group',
+      description: 'For the smoke test',
+      tools: [{ mcp_client_id: clients[0]!.id, tool_name: 'echo' }],
+    });
     sim.scenario({
       match: { path: '/chat/completions' },
       responses: [
@@ -140,7 +147,9 @@ test.describe('smoke: every route, both themes, two sizes', () => {
           if (route.name === 'logs')
             await expect(page.getByRole('table', { name: 'Request logs' }).locator('tbody tr')).toHaveCount(6);
           if (route.name === 'mcp-clients')
-            await expect(page.getByRole('table', { name: 'Tools of tools' })).toContainText('tools-echo');
+            await expect(page.getByRole('table', { name: 'Tools of tools' })).toContainText('smoke_group');
+          if (route.name === 'mcp-tool-groups')
+            await expect(page.getByRole('table', { name: 'Tool groups' })).toContainText('tools-echo');
           if (route.name === 'providers')
             await expect(page.getByRole('table', { name: 'Keys of openai' })).toContainText('sim-key');
           if (route.name === 'virtual-keys')

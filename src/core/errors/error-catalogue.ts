@@ -75,6 +75,7 @@ export const ERROR_CODES = {
   circuit_breaker_policy_not_found: 404,
   circuit_not_found: 404,
   mcp_client_not_found: 404,
+  mcp_tool_group_not_found: 404,
   mcp_session_not_found: 404,
   access_profile_not_found: 404,
   access_profile_version_not_found: 404,

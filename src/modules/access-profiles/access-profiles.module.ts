@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/index.js';
 import { GovernanceModule } from '../governance/index.js';
+import { McpToolGroupsModule } from '../mcp/index.js';
 import { AccessProfileCopyEntity } from './entities/access-profile-copy.entity.js';
 import { AccessProfileVersionEntity } from './entities/access-profile-version.entity.js';
 import { AccessProfileEntity } from './entities/access-profile.entity.js';
 import { AccessProfileRoleEntity } from './entities/access-profile-role.entity.js';
 import { ManagedKeyWriter } from './managed-key.writer.js';
+import { ToolGroupReferences } from './tool-group-references.js';
 import { AccessProfileCopiesService } from './copies/access-profile-copies.service.js';
 import { UserAccessProfilesController } from './copies/user-access-profiles.controller.js';
 import { AccessProfilesController } from './templates/access-profiles.controller.js';
@@ -33,6 +35,7 @@ import { PropagationsService } from './propagation/propagations.service.js';
   imports: [
     GovernanceModule,
     AuditModule,
+    McpToolGroupsModule,
     TypeOrmModule.forFeature([
       AccessProfileEntity,
       AccessProfileCopyEntity,
@@ -61,6 +64,7 @@ import { PropagationsService } from './propagation/propagations.service.js';
     PropagationsService,
     PropagationRunner,
     PropagationAudit,
+    ToolGroupReferences,
   ],
 })
 export class AccessProfilesModule {}

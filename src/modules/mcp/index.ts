@@ -11,3 +11,12 @@ export {
 } from './tools/tool-injection.js';
 export type { AnswerToolCall } from './tools/tool-injection.js';
 export { McpToolsModule } from './tools/mcp-tools.module.js';
+export { McpToolGroupsModule } from './tool-groups/mcp-tool-groups.module.js';
+export { McpToolGroupsService } from './tool-groups/mcp-tool-groups.service.js';
+export type { McpGroupTool } from './tool-groups/mcp-tool-groups.service.js';
+export { ToolGroupDependents } from './tool-groups/tool-group-dependents.js';
+export type {
+  AfterToolGroupCommit,
+  ToolGroupDependent,
+  ToolGroupReferenceCount,
+} from './tool-groups/tool-group-dependents.js';

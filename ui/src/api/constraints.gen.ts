@@ -752,6 +752,17 @@ export const listMcpLogsQuery: ObjectConstraints = {
   },
 };
 
+/** The query of GET /api/mcp/tool-groups (listMcpToolGroups). */
+export const listMcpToolGroupsQuery: ObjectConstraints = {
+  required: [],
+  properties: {
+    "limit": { type: "integer", minimum: 1, maximum: 100 },
+    "mcp_client_id": { type: "string", format: "uuid" },
+    "offset": { type: "integer", minimum: 0, maximum: 1000000000 },
+    "search": { type: "string", maxLength: 64 },
+  },
+};
+
 /** The query of GET /api/governance/pricing-overrides (listPricingOverrides). */
 export const listPricingOverridesQuery: ObjectConstraints = {
   required: [],
@@ -913,6 +924,35 @@ export const McpStdioConfig: ObjectConstraints = {
     "value": { type: "string", maxLength: 8192 },
   },
 }) }] } },
+  },
+};
+
+/** The McpToolGroupCreateRequest schema. */
+export const McpToolGroupCreateRequest: ObjectConstraints = {
+  required: ["name"],
+  properties: {
+    "description": { type: "string", maxLength: 1024 },
+    "name": { type: "string", maxLength: 64, pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+    "tools": { type: "array", maxItems: 500, items: { type: 'object', object: () => McpToolGroupTool } },
+  },
+};
+
+/** The McpToolGroupTool schema. */
+export const McpToolGroupTool: ObjectConstraints = {
+  required: ["mcp_client_id","tool_name"],
+  properties: {
+    "mcp_client_id": { type: "string", format: "uuid" },
+    "tool_name": { type: "string", minLength: 1, maxLength: 128 },
+  },
+};
+
+/** The McpToolGroupUpdateRequest schema. */
+export const McpToolGroupUpdateRequest: ObjectConstraints = {
+  required: [],
+  properties: {
+    "description": { type: "string", maxLength: 1024 },
+    "name": { type: "string", maxLength: 64, pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+    "tools": { type: "array", maxItems: 500, items: { type: 'object', object: () => McpToolGroupTool } },
   },
 };
 

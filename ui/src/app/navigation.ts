@@ -9,6 +9,7 @@ import { IconUserShield } from '../shared/ui/icons';
 import { IconRobot } from '../shared/ui/icons';
 import { IconApi, IconUsers } from '../shared/ui/icons';
 import { IconCoin } from '../shared/ui/icons';
+import { IconStack2 } from '../shared/ui/icons';
 
 export interface NavItem {
   /** The route's path (router.tsx). */
@@ -20,6 +21,7 @@ export interface NavItem {
     | '/virtual-keys'
     | '/routing-rules'
     | '/mcp-clients'
+    | '/mcp-tool-groups'
     | '/circuit-breakers'
     | '/webhooks'
     | '/async-jobs'
@@ -50,6 +52,7 @@ export const NAVIGATION: readonly NavItem[] = [
   { to: '/models', label: 'Models and pricing', icon: IconCoin, permission: 'Governance:View' },
   { to: '/routing-rules', label: 'Routing rules', icon: IconRoute, permission: 'RoutingRules:View' },
   { to: '/mcp-clients', label: 'MCP clients', icon: IconPlug, permission: 'MCPGateway:View' },
+  { to: '/mcp-tool-groups', label: 'MCP tool groups', icon: IconStack2, permission: 'MCPGateway:View' },
   { to: '/agents', label: 'Agents', icon: IconRobot, permission: 'AgentGateway:View' },
   {
     to: '/circuit-breakers',

@@ -7,6 +7,7 @@ import { providersRoute } from '../features/providers/route';
 import { routingRulesRoute } from '../features/routing-rules/route';
 import { virtualKeysRoute } from '../features/virtual-keys/route';
 import { mcpClientsRoute } from '../features/mcp-clients/route';
+import { mcpToolGroupsRoute } from '../features/mcp-tool-groups/route';
 import { circuitBreakersRoute } from '../features/circuit-breakers/route';
 import { settingsRoute } from '../features/settings/route';
 import { auditLogsRoute } from '../features/audit-logs/route';
@@ -30,6 +31,7 @@ const routeTree = rootRoute.addChildren([
   virtualKeysRoute,
   routingRulesRoute,
   mcpClientsRoute,
+  mcpToolGroupsRoute,
   circuitBreakersRoute,
   settingsRoute,
   auditLogsRoute,

@@ -1646,6 +1646,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp/tool-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List MCP tool groups with their tools
+         * @description Sorted by name. `mcp_client_id` keeps the groups holding a tool of that client.
+         */
+        get: operations["listMcpToolGroups"];
+        put?: never;
+        /**
+         * Create an MCP tool group
+         * @description Each tool names an existing MCP client (else a 400 naming `tools[i].mcp_client_id`) and a tool by its own name; a tool the client does not list now is accepted.
+         */
+        post: operations["createMcpToolGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/tool-groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an MCP tool group */
+        get: operations["getMcpToolGroup"];
+        /**
+         * Update an MCP tool group (the fields sent replace the stored ones)
+         * @description A change of `tools` rewrites, in the same transaction, the MCP grants of every profile-managed virtual key whose access profile copy references the group.
+         */
+        put: operations["updateMcpToolGroup"];
+        post?: never;
+        /**
+         * Delete an MCP tool group
+         * @description Refused with 409 `in_use` while an access profile template or a user’s copy references it (the message counts them).
+         */
+        delete: operations["deleteMcpToolGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/models": {
         parameters: {
             query?: never;
@@ -3762,6 +3811,65 @@ export interface components {
             envs: {
                 [key: string]: components["schemas"]["SecretValue"];
             };
+        };
+        McpToolGroup: {
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Sorted by client id, then tool name. */
+            tools: components["schemas"]["McpToolGroupTool"][];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        McpToolGroupCreateRequest: {
+            /** @default  */
+            description?: string;
+            /**
+             * @description Unique among tool groups (409 `already_exists`); the rule of MCP client names.
+             * @example read_only
+             */
+            name: string;
+            /**
+             * @description The tools of the group; each pair at most once. Replaced whole on update.
+             * @default []
+             */
+            tools?: components["schemas"]["McpToolGroupTool"][];
+        };
+        McpToolGroupList: {
+            /** @description Groups on this page. */
+            count: number;
+            limit: number;
+            offset: number;
+            /** @description Sorted by name. */
+            tool_groups: components["schemas"]["McpToolGroup"][];
+            /** @description Groups matching the filters. */
+            total_count: number;
+        };
+        McpToolGroupResponse: {
+            tool_group: components["schemas"]["McpToolGroup"];
+        };
+        McpToolGroupTool: {
+            /**
+             * Format: uuid
+             * @description An existing MCP client.
+             */
+            mcp_client_id: string;
+            /** @description A tool of that client, by its own name (`echo`, not `weather-echo`). A name the client does not list now is accepted: it is granted once the server lists it. */
+            tool_name: string;
+        };
+        McpToolGroupUpdateRequest: {
+            /** @default  */
+            description?: string;
+            /** @description New name. */
+            name?: string;
+            /**
+             * @description The tools of the group; each pair at most once. Replaced whole on update.
+             * @default []
+             */
+            tools?: components["schemas"]["McpToolGroupTool"][];
         };
         McpToolLog: {
             arguments: {
@@ -15196,6 +15304,361 @@ export interface operations {
             };
             /** @description Authenticated but not permitted */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+        };
+    };
+    listMcpToolGroups: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description Only groups holding at least one tool of this MCP client. */
+                mcp_client_id?: string;
+                /** @description Number of items to skip */
+                offset?: number;
+                /** @description Name substring (case-insensitive). */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpToolGroupList"];
+                };
+            };
+            /** @description Bad request (validation_failed names the field in error.param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+        };
+    };
+    createMcpToolGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpToolGroupCreateRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpToolGroupResponse"];
+                };
+            };
+            /** @description Bad request (validation_failed names the field in error.param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+        };
+    };
+    getMcpToolGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tool group ID (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpToolGroupResponse"];
+                };
+            };
+            /** @description Bad request (validation_failed names the field in error.param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+        };
+    };
+    updateMcpToolGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tool group ID (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpToolGroupUpdateRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpToolGroupResponse"];
+                };
+            };
+            /** @description Bad request (validation_failed names the field in error.param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+        };
+    };
+    deleteMcpToolGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tool group ID (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimpleMessageResponse"];
+                };
+            };
+            /** @description Bad request (validation_failed names the field in error.param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Authenticated but not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,6 +11,7 @@ import { AccessProfileCopyEntity } from '../entities/access-profile-copy.entity.
 import { AccessProfileEntity } from '../entities/access-profile.entity.js';
 import { applyProfileFields, assertProfileFields } from '../profile-fields.rules.js';
 import { attachedRoles } from '../roles/attached-roles.js';
+import { ToolGroupReferences } from '../tool-group-references.js';
 import { recordProfileVersion } from './access-profile-version.recorder.js';
 import type {
   AccessProfileDetailDto,
@@ -38,7 +39,10 @@ interface NewProfile {
  */
 @Injectable()
 export class AccessProfilesService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly toolGroups: ToolGroupReferences,
+  ) {}
 
   /** A `{profile_id}` path value: a positive integer, else 404 (no such profile can exist). */
   static parseId(raw: string): number {
@@ -68,13 +72,16 @@ export class AccessProfilesService {
   async create(dto: CreateAccessProfileDto, changedBy: string | null = null): Promise<AccessProfileEntity> {
     const fields = applyProfileFields({ ...EMPTY_PROFILE_FIELDS }, dto);
     assertProfileFields(fields);
-    return this.insert(dto.name, changedBy, () => ({
-      name: dto.name,
-      description: dto.description ?? '',
-      is_active: dto.is_active ?? true,
-      tags: dto.tags ?? [],
-      fields,
-    }));
+    return this.insert(dto.name, changedBy, async (m) => {
+      await this.toolGroups.assertExist(m, fields.mcp_tool_groups);
+      return {
+        name: dto.name,
+        description: dto.description ?? '',
+        is_active: dto.is_active ?? true,
+        tags: dto.tags ?? [],
+        fields,
+      };
+    });
   }
 
   /** A new template with the source's state, tags and fields (its own version 1; no roles, no copies). */
@@ -142,6 +149,8 @@ export class AccessProfilesService {
         const profile = await this.lockForChange(id, m);
         const fields = applyProfileFields(profileFieldsOf(profile), dto);
         assertProfileFields(fields);
+        // Checked when sent: references stored before groups existed are kept as they are (they grant nothing).
+        if (dto.mcp_tool_groups !== undefined) await this.toolGroups.assertExist(m, fields.mcp_tool_groups);
         Object.assign(profile, fields, {
           name: dto.name ?? profile.name,
           description: dto.description ?? profile.description,

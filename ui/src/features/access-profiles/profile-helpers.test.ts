@@ -164,6 +164,7 @@ describe('template form', () => {
       budgets: [{ max_limit: 50, reset_duration: '1M' }],
       request_max_limit: 100,
       request_reset_duration: '1m',
+      mcp_tool_groups: ['g-1'],
     };
     const request = templateRequest(values);
     expect(request).toEqual({
@@ -182,6 +183,7 @@ describe('template form', () => {
         token_max_limit: null,
         token_reset_duration: null,
       },
+      mcp_tool_groups: [{ tool_group_id: 'g-1' }],
     });
     expect(templateRequest(templateFormValues()).rate_limit).toBeNull();
     const view = {
@@ -196,7 +198,7 @@ describe('template form', () => {
       budgets: request.budgets as never,
       rate_limit: request.rate_limit ?? null,
       mcp_servers: [],
-      mcp_tool_groups: [],
+      mcp_tool_groups: [{ tool_group_id: 'g-1' }],
       mcp_tool_overrides: [],
       created_at: '',
       updated_at: '',
@@ -206,7 +208,11 @@ describe('template form', () => {
       providers: values.providers,
       request_max_limit: 100,
       token_max_limit: '',
+      mcp_tool_groups: ['g-1'],
     });
+    // An edit sends the tool groups only when they changed (the API checks those sent).
+    expect(templateRequest(templateFormValues(view), view)).not.toHaveProperty('mcp_tool_groups');
+    expect(templateRequest({ ...templateFormValues(view), mcp_tool_groups: [] }, view).mcp_tool_groups).toEqual([]);
   });
   it('wants a window with a limit and an amount with a budget', () => {
     expect(

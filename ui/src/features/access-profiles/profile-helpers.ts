@@ -198,6 +198,8 @@ export interface TemplateFormValues extends Record<string, unknown> {
   request_reset_duration: string;
   token_max_limit: number | string;
   token_reset_duration: string;
+  /** Ids of the MCP tool groups the template grants. */
+  mcp_tool_groups: string[];
 }
 
 const list = (text: string) =>
@@ -225,14 +227,22 @@ export function templateFormValues(view?: ProfileView): TemplateFormValues {
     request_reset_duration: rate?.request_reset_duration ?? '',
     token_max_limit: rate?.token_max_limit ?? '',
     token_reset_duration: rate?.token_reset_duration ?? '',
+    mcp_tool_groups: view?.mcp_tool_groups.map((g) => g.tool_group_id) ?? [],
   };
 }
 
 /**
  * The request the form stands for (create; an update sends the same, and leaves the MCP fields the form does not
- * edit as they are). An empty rate limit is `null` (none); a provider row without models allows every model.
+ * edit as they are). An empty rate limit is `null` (none); a provider row without models allows every model. The tool
+ * groups are sent unless they are those of `previous` (an edit that leaves them as they are does not send them: the
+ * API checks groups that are sent, and keeps omitted fields).
  */
-export function templateRequest(values: TemplateFormValues): ProfileCreate {
+export function templateRequest(values: TemplateFormValues, previous?: ProfileView): ProfileCreate {
+  const before = previous?.mcp_tool_groups.map((g) => g.tool_group_id);
+  const groupsKept =
+    before !== undefined &&
+    before.length === values.mcp_tool_groups.length &&
+    before.every((id, i) => id === values.mcp_tool_groups[i]);
   const rate = {
     request_max_limit: numberOrNull(values.request_max_limit),
     request_reset_duration: values.request_reset_duration.trim() || null,
@@ -258,6 +268,7 @@ export function templateRequest(values: TemplateFormValues): ProfileCreate {
       reset_duration: b.reset_duration.trim(),
     })),
     rate_limit: hasRate ? rate : null,
+    ...(groupsKept ? {} : { mcp_tool_groups: values.mcp_tool_groups.map((id) => ({ tool_group_id: id })) }),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   Checkbox,
   Group,
   Modal,
+  MultiSelect,
   NumberInput,
   Select,
   SimpleGrid,
@@ -17,6 +18,7 @@ import { api, call } from '../../api/client';
 import { useApiForm } from '../../shared/forms/use-api-form';
 import { ErrorAlert } from '../../shared/ui/error-alert';
 import { IconPlus, IconTrash } from '../../shared/ui/icons';
+import { useToolGroups } from '../mcp-tool-groups/tool-group-queries';
 import {
   PROVIDERS,
   templateFormValues,
@@ -27,8 +29,9 @@ import {
 } from './profile-helpers';
 
 /**
- * Creates a template (version 1), or edits one (`editing`; the next version). The MCP grants a template may carry are
- * kept as they are by an edit (the API keeps omitted fields). A refusal lands on the field the API names.
+ * Creates a template (version 1), or edits one (`editing`; the next version). Of the MCP grants, the form picks the
+ * tool groups; `mcp_servers` and tool overrides are kept as they are by an edit (the API keeps omitted fields). A
+ * refusal lands on the field the API names.
  */
 export function TemplateFormModal({
   opened,
@@ -62,6 +65,7 @@ function fieldOf(param: string): string | undefined {
   if (provider) return `providers.${provider[1]}.${provider[2] === 'provider_name' ? 'provider_name' : 'models'}`;
   const rate = /^rate_limit\.(\w+)$/.exec(param);
   if (rate) return rate[1];
+  if (param.startsWith('mcp_tool_groups')) return 'mcp_tool_groups';
   return undefined;
 }
 
@@ -81,8 +85,9 @@ function TemplateForm({
     validate: templateProblems,
     fieldOf,
   });
+  const toolGroups = useToolGroups();
   const submit = onSubmit(async (values) => {
-    const body = templateRequest(values);
+    const body = templateRequest(values, editing);
     const saved = editing
       ? await call(
           api.PUT('/api/governance/access-profiles/{profile_id}', {
@@ -95,6 +100,14 @@ function TemplateForm({
   });
   const { providers, budgets } = form.getValues();
   const providerData = PROVIDERS.map((p) => ({ value: p, label: p }));
+  const groupData = [
+    ...(toolGroups.data ?? []).map((g) => ({ value: g.id, label: g.name })),
+    // A reference to a group that no longer exists stays visible (and removable) instead of vanishing.
+    ...form
+      .getValues()
+      .mcp_tool_groups.filter((id) => !toolGroups.data?.some((g) => g.id === id))
+      .map((id) => ({ value: id, label: toolGroups.data ? `${id} (no such group)` : id })),
+  ];
   return (
     <form onSubmit={submit} noValidate aria-label={editing ? 'Edit template' : 'Add a template'}>
       <Stack gap="sm">
@@ -207,6 +220,18 @@ function TemplateForm({
           />
           <TextInput label="Token window" placeholder="1h" {...form.getInputProps('token_reset_duration')} />
         </SimpleGrid>
+        <MultiSelect
+          label="MCP tool groups"
+          description="The managed keys may use every tool of these groups (MCP tool groups screen)"
+          placeholder={toolGroups.data?.length === 0 ? 'No tool group yet' : 'Pick tool groups'}
+          data={groupData}
+          searchable
+          clearable
+          hidePickedOptions
+          comboboxProps={{ withinPortal: true }}
+          {...form.getInputProps('mcp_tool_groups')}
+        />
+        {toolGroups.isError && <ErrorAlert error={toolGroups.error} />}
         {formError !== undefined && <ErrorAlert error={formError} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>

@@ -14,6 +14,9 @@ import { Page } from '../../shared/ui/page';
 import { McpClientFormModal } from './mcp-client-form';
 import { headerSource, toggledTools, toolEnabled, type McpClientView, type McpToolView } from './mcp-client-helpers';
 import { ToolCallPanel } from './tool-call-panel';
+import { ToolGroupsCell } from './tool-groups-cell';
+import { useToolGroups } from '../mcp-tool-groups/tool-group-queries';
+import type { ToolGroupView } from '../mcp-tool-groups/tool-group-helpers';
 
 const PAGE_SIZE = 25;
 
@@ -33,10 +36,12 @@ const TRANSPORTS: Record<McpClientView['connection_type'], string> = {
 
 function ToolsTable({
   client,
+  groups,
   onToggle,
   onCall,
 }: {
   client: McpClientView;
+  groups: readonly ToolGroupView[];
   onToggle: (tool: McpToolView, enabled: boolean) => void;
   onCall: (tool: McpToolView) => void;
 }) {
@@ -48,13 +53,14 @@ function ToolsTable({
       </Text>
     );
   return (
-    <Table.ScrollContainer minWidth={600}>
+    <Table.ScrollContainer minWidth={760}>
       <Table verticalSpacing="xs" aria-label={`Tools of ${client.name}`}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Tool</Table.Th>
             <Table.Th>Description</Table.Th>
             <Table.Th>Enabled</Table.Th>
+            <Table.Th>Tool groups</Table.Th>
             <Table.Th>
               <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
@@ -83,6 +89,14 @@ function ToolsTable({
                   />
                 </Table.Td>
                 <Table.Td>
+                  <ToolGroupsCell
+                    groups={groups}
+                    clientId={client.id}
+                    exposedName={`${client.name}-${tool.name}`}
+                    toolName={tool.name}
+                  />
+                </Table.Td>
+                <Table.Td>
                   <Group justify="flex-end">
                     <GatedButton
                       permission="MCPGateway:View"
@@ -108,11 +122,13 @@ function ToolsTable({
 
 function ClientCard({
   client,
+  groups,
   act,
   remove,
   onCall,
 }: {
   client: McpClientView;
+  groups: readonly ToolGroupView[];
   act: <T>(run: () => Promise<T>, done: string | ((result: T) => string)) => Promise<void>;
   remove: (client: McpClientView) => void;
   onCall: (client: McpClientView, tool: McpToolView) => void;
@@ -228,6 +244,7 @@ function ClientCard({
         )}
         <ToolsTable
           client={client}
+          groups={groups}
           onToggle={(tool, enabled) =>
             void update(
               toggledTools(client, tool.name, enabled),
@@ -264,6 +281,7 @@ export function McpClientsPage() {
     // A connection's state changes on the server (a reconnect after a drop): read it again now and then.
     refetchInterval: 10_000,
   });
+  const groups = useToolGroups();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['mcp-clients'] });
   const act = async <T,>(run: () => Promise<T>, done: string | ((result: T) => string)) => {
     try {
@@ -305,6 +323,7 @@ export function McpClientsPage() {
       }
     >
       {clients.isError && <ErrorAlert error={clients.error} />}
+      {groups.isError && <ErrorAlert error={groups.error} />}
       {clients.data && list.length === 0 && (
         <Paper withBorder p="xl" radius="md">
           <Text c="dimmed">No MCP server yet. Add one and its tools can be offered to models.</Text>
@@ -314,6 +333,7 @@ export function McpClientsPage() {
         <ClientCard
           key={client.id}
           client={client}
+          groups={groups.data ?? []}
           act={act}
           remove={(c) => void remove(c)}
           onCall={(c, tool) => setCalling({ client: c.name, tool })}

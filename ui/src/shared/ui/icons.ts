@@ -27,6 +27,8 @@ export { default as IconTrash } from '@tabler/icons-react/dist/esm/icons/IconTra
 export type { Icon } from '@tabler/icons-react';
 // Part 2, operations screens (MCP clients, access profiles, circuit breakers, agents, async jobs and webhooks).
 export { default as IconPlug } from '@tabler/icons-react/dist/esm/icons/IconPlug.mjs';
+export { default as IconStack2 } from '@tabler/icons-react/dist/esm/icons/IconStack2.mjs';
+export { default as IconX } from '@tabler/icons-react/dist/esm/icons/IconX.mjs';
 export { default as IconCircuitSwitchOpen } from '@tabler/icons-react/dist/esm/icons/IconCircuitSwitchOpen.mjs';
 export { default as IconUserShield } from '@tabler/icons-react/dist/esm/icons/IconUserShield.mjs';
 export { default as IconRobot } from '@tabler/icons-react/dist/esm/icons/IconRobot.mjs';
