@@ -20,7 +20,7 @@ const V1 = {
   budgets: [{ max_limit: 5, reset_duration: '1d' }],
   rate_limit: { request_max_limit: 100, request_reset_duration: '1h' },
 };
-const V2 = {
+const v2 = (toolGroupId) => ({
   provider_configs: [{ provider_name: 'openai' }, { provider_name: 'anthropic' }],
   budgets: [
     { max_limit: 9, reset_duration: '1d' },
@@ -32,10 +32,10 @@ const V2 = {
     token_max_limit: 100000,
     token_reset_duration: '1d',
   },
-  mcp_tool_groups: [{ tool_group_id: 'group-a' }],
+  mcp_tool_groups: [{ tool_group_id: toolGroupId }],
   mcp_servers: [{ mcp_server_id: 'server-a' }],
   mcp_tool_overrides: [{ mcp_client_id: 'server-b', tool_name: 'search', action: 'include' }],
-};
+});
 
 /**
  * Creates the template `name` through the API, seeds `users` holders of a copy in SQL and changes the template.
@@ -43,7 +43,9 @@ const V2 = {
  */
 export async function seedPropagation(gw, databaseUrl, { name, users }) {
   const profile = (await manage(gw, 'POST', '/api/governance/access-profiles', { name, ...V1 })).access_profile;
-  const next = (await manage(gw, 'POST', '/api/governance/access-profiles', { name: `${name}-next`, ...V2 }))
+  // A template names existing tool groups only (an empty one will do: the bench measures the rewrite, not the grant).
+  const group = (await manage(gw, 'POST', '/api/mcp/tool-groups', { name: `${name}_tools` })).tool_group;
+  const next = (await manage(gw, 'POST', '/api/governance/access-profiles', { name: `${name}-next`, ...v2(group.id) }))
     .access_profile;
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
