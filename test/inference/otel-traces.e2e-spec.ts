@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import * as semconv from '@opentelemetry/semantic-conventions';
 import { ConfigError, loadConfig } from '../../src/core/config/config.loader.js';
+import * as attributes from '../../src/core/tracing/semantic-attributes.js';
 import { InferenceTracing } from '../../src/modules/inference/telemetry/inference-tracing.service.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 import { startInferenceStack, type InferenceStack } from './inference-kit.js';
@@ -362,5 +364,13 @@ describe('otel config', () => {
       loadConfig({ env: { GATEWAY_OTEL_ENDPOINT: 'http://127.0.0.1:4318' }, overrides: { app_dir: '/tmp' } }).otel
         .endpoint,
     ).toBe('http://127.0.0.1:4318');
+  });
+});
+
+describe('the attribute names the gateway writes', () => {
+  it('are the ones of @opentelemetry/semantic-conventions', () => {
+    for (const [name, value] of Object.entries(attributes)) {
+      expect(value, name).toBe(semconv[name as keyof typeof semconv]);
+    }
   });
 });

@@ -1,11 +1,11 @@
 import type { TextMapPropagator } from '@opentelemetry/api';
 import type { ExportResult, ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { Logger } from 'pino';
 import { parseDuration } from '../config/duration.js';
 import type { OtelConfig } from '../config/gateway-config.js';
 import { APP_VERSION } from '../version.js';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './semantic-attributes.js';
 
 /** Failed exports are logged at most this often (a collector that is down would otherwise log every batch). */
 const FAILURE_LOG_INTERVAL_MS = 60_000;

@@ -139,11 +139,6 @@ export function positionAt(expression: string, offset: number): ExpressionPositi
   return { line: before.split('\n').length, column: clamped - lineStart + 1, offset: clamped };
 }
 
-/** True when the evaluation failed only because a map had no such key (a header or param not sent): no match. */
-export function isMissingKey(error: string): boolean {
-  return /no such key|field not found/i.test(error);
-}
-
 /**
  * Unknown variables and functions are refused at write time (the planner would only fail when run). Comprehension
  * variables (`exists(x, …)`) are in scope inside their comprehension.

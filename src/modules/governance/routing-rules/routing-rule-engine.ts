@@ -23,7 +23,8 @@ import {
 import { SnapshotHolder } from '../../../core/cache/snapshot-holder.js';
 import { CREDENTIAL_QUERY_PARAMS, isCredentialHeader } from '../../../core/auth/credential-headers.js';
 import { RoutingRuleEntity, type RoutingTarget, type RuleScope } from './entities/routing-rule.entity.js';
-import { compileRule, isMissingKey, type CompiledExpression, type RuleVariables } from './routing-rule-cel.js';
+import type { CompiledExpression, RuleVariables } from './routing-rule-cel.js';
+import { compileRule, isMissingKey } from './routing-rule-compiler.js';
 import { isPending } from '../../../core/async/maybe-promise.js';
 
 /** Invalidation topic of routing rule changes. */
@@ -316,7 +317,7 @@ export class RoutingRuleEngine implements OnApplicationBootstrap, OnModuleDestro
     let readsHeaders = false;
     let readsParams = false;
     for (const row of rows) {
-      const expression = compileRule(row.cel_expression);
+      const expression = await compileRule(row.cel_expression);
       if ('problem' in expression) {
         // Refused at write time; a row written otherwise (an older version, by hand) is skipped and counted.
         this.errors.inc({ rule: row.name, reason: 'compile_failed' });

@@ -53,7 +53,7 @@ export class RoutingRulesController {
     summary: 'Check a CEL expression as a create would, without writing; says where the problem is',
   })
   @ApiOkResponse({ type: RoutingRuleValidationDto })
-  validate(@Body() dto: ValidateRoutingRuleDto): RoutingRuleValidationDto {
+  validate(@Body() dto: ValidateRoutingRuleDto): Promise<RoutingRuleValidationDto> {
     return RoutingRulesService.validate(dto.cel_expression);
   }
 

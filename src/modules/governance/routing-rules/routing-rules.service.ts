@@ -19,7 +19,7 @@ import type {
   UpdateRoutingRuleDto,
 } from './dto/routing-rule.dto.js';
 import { RoutingRuleEntity, type RoutingTarget, type RuleScope } from './entities/routing-rule.entity.js';
-import { compileRule } from './routing-rule-cel.js';
+import { compileRule } from './routing-rule-compiler.js';
 import { RoutingRuleEngine, SCOPE_ORDER, type RuleRequest } from './routing-rule-engine.js';
 
 const NAME_CONFLICT = 'uq_routing_rules_scope_name';
@@ -90,7 +90,7 @@ export class RoutingRulesService {
       chain_rule: dto.chain_rule ?? false,
       query: dto.query ?? null,
     });
-    assertCompiles(rule.cel_expression);
+    await assertCompiles(rule.cel_expression);
     return this.save(rule);
   }
 
@@ -112,13 +112,13 @@ export class RoutingRulesService {
     if (dto.priority !== undefined) rule.priority = dto.priority;
     if (dto.chain_rule !== undefined) rule.chain_rule = dto.chain_rule;
     if (dto.query !== undefined) rule.query = dto.query;
-    assertCompiles(rule.cel_expression);
+    await assertCompiles(rule.cel_expression);
     return this.save(rule);
   }
 
   /** Whether an expression compiles, with the problem and its position: what a create would answer, without writing. */
-  static validate(expression: string): RoutingRuleValidationDto {
-    const compiled = compileRule(expression);
+  static async validate(expression: string): Promise<RoutingRuleValidationDto> {
+    const compiled = await compileRule(expression);
     if (!('problem' in compiled)) return { valid: true, message: null, position: null };
     return {
       valid: false,
@@ -195,8 +195,8 @@ export class RoutingRulesService {
   }
 }
 
-function assertCompiles(expression: string): void {
-  const compiled = compileRule(expression);
+async function assertCompiles(expression: string): Promise<void> {
+  const compiled = await compileRule(expression);
   if ('problem' in compiled) {
     throw GatewayException.validation('cel_expression', `cel_expression does not compile: ${compiled.problem}`);
   }

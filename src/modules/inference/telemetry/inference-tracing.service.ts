@@ -13,7 +13,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/sdk-trace';
-import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/semantic-conventions';
+import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from '../../../core/tracing/semantic-attributes.js';
 import type { Logger } from 'pino';
 import { GatewayConfig } from '../../../core/config/gateway-config.js';
 import { LOGGER } from '../../../core/logging/logging.module.js';

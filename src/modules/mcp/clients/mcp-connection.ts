@@ -1,24 +1,13 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CompleteResultSchema,
-  EmptyResultSchema,
-  ErrorCode,
-  GetPromptResultSchema,
+import type {
+  CallToolResult,
   McpError,
-  PromptListChangedNotificationSchema,
-  ReadResourceResultSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Prompt,
-  type Resource,
-  type ResourceTemplate,
-  type ServerCapabilities,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { APP_VERSION } from '../../../core/version.js';
@@ -34,6 +23,7 @@ import type { McpConnectionType } from './entities/mcp-client.entity.js';
 import type { PolicyFetch } from './mcp-outbound-fetch.js';
 import { listOffer, listPrompts, listResources, listTools, NOTHING_OFFERED } from './upstream-lists.js';
 import { UPSTREAM_CLIENT_CAPABILITIES, UpstreamCalls } from './upstream-relay.js';
+import { loadedMcpSdk, mcpSdk, type McpSdk } from '../mcp-sdk.js';
 
 /** What a connection needs, secrets resolved. */
 export interface ResolvedConnectionConfig {
@@ -77,14 +67,21 @@ export interface ConnectionDeps {
   logger: Logger;
 }
 
-/** The result schema of each relayed request. */
-const RESULT_SCHEMAS = {
-  'resources/read': ReadResourceResultSchema,
-  'resources/subscribe': EmptyResultSchema,
-  'resources/unsubscribe': EmptyResultSchema,
-  'prompts/get': GetPromptResultSchema,
-  'completion/complete': CompleteResultSchema,
-} as const;
+/** The result schema of a relayed request. */
+function resultSchema(method: McpRelayedMethod, sdk: McpSdk) {
+  const { CompleteResultSchema, EmptyResultSchema, GetPromptResultSchema, ReadResourceResultSchema } = sdk.types;
+  switch (method) {
+    case 'resources/read':
+      return ReadResourceResultSchema;
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return EmptyResultSchema;
+    case 'prompts/get':
+      return GetPromptResultSchema;
+    case 'completion/complete':
+      return CompleteResultSchema;
+  }
+}
 
 function messageOf(err: unknown): string {
   if (err instanceof Error) {
@@ -131,7 +128,11 @@ export class McpConnection {
 
   /** The stdio child's pid while one runs. */
   get pid(): number | undefined {
-    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+    // A transport exists only once the SDK is loaded.
+    const transport = this.transport;
+    return transport && transport instanceof loadedMcpSdk().StdioClientTransport
+      ? (transport.pid ?? undefined)
+      : undefined;
   }
 
   /** Connects now (replacing any current connection); throws the reason on failure, leaving state `error`. */
@@ -197,7 +198,7 @@ export class McpConnection {
   ): Promise<Record<string, unknown>> {
     const withMeta = options.meta ? { ...params, _meta: options.meta } : params;
     return this.relayed(method, options, (client, requestOptions) =>
-      client.request({ method, params: withMeta }, RESULT_SCHEMAS[method], requestOptions),
+      client.request({ method, params: withMeta }, resultSchema(method, loadedMcpSdk()), requestOptions),
     );
   }
 
@@ -254,6 +255,8 @@ export class McpConnection {
       return await this.calls.run(relay, () => send(client, requestOptions));
     } catch (err) {
       if (options.signal?.aborted) throw err;
+      // A request was sent: the SDK is loaded.
+      const { ErrorCode, McpError } = loadedMcpSdk().types;
       if (err instanceof McpError) {
         if (err.code === (ErrorCode.RequestTimeout as number)) {
           throw new McpCallError('timeout', `${what} did not answer within ${options.timeoutMs} ms`);
@@ -289,8 +292,17 @@ export class McpConnection {
     let client: Client | undefined;
     try {
       const config = await this.deps.resolve();
-      const transport = this.makeTransport(config);
-      client = new Client({ name: 'ai-gateway', version: APP_VERSION }, { capabilities: UPSTREAM_CLIENT_CAPABILITIES });
+      const sdk = await mcpSdk();
+      const {
+        PromptListChangedNotificationSchema,
+        ResourceListChangedNotificationSchema,
+        ToolListChangedNotificationSchema,
+      } = sdk.types;
+      const transport = this.makeTransport(config, sdk);
+      client = new sdk.Client(
+        { name: 'ai-gateway', version: APP_VERSION },
+        { capabilities: UPSTREAM_CLIENT_CAPABILITIES },
+      );
       const current = client;
       client.onclose = () => {
         if (this.client === current) this.lost('the connection was closed by the server');
@@ -311,7 +323,7 @@ export class McpConnection {
       client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
         if (this.client === current) this.refreshOffer('resources');
       });
-      this.calls.install(client, (notification) => {
+      this.calls.install(client, sdk, (notification) => {
         if (this.client === current) this.deps.onNotification?.(notification);
       });
       this.client = client;
@@ -352,7 +364,8 @@ export class McpConnection {
     }
   }
 
-  private makeTransport(config: ResolvedConnectionConfig): Transport {
+  private makeTransport(config: ResolvedConnectionConfig, sdk: McpSdk): Transport {
+    const { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment } = sdk;
     const fetch = this.deps.fetch.fetch;
     switch (config.type) {
       case 'http':

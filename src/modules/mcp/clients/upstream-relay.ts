@@ -1,15 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  type ClientCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { JSONRPC, JsonRpcError } from '../jsonrpc-error.js';
 import type { McpCallRelay, McpServerNotification } from '../mcp-contract.js';
+import type { McpSdk } from '../mcp-sdk.js';
 
 /**
  * What the gateway's own connection to a server declares, so a server may send, during a call, what the gateway
@@ -66,7 +60,14 @@ export class UpstreamCalls {
    * Installs the handlers of what a server sends on `client`: requests and log lines during a call go to its relay;
    * resource updates and log lines tied to no call go to `unrelated`.
    */
-  install(client: Client, unrelated: (notification: McpServerNotification) => void): void {
+  install(client: Client, sdk: McpSdk, unrelated: (notification: McpServerNotification) => void): void {
+    const {
+      CreateMessageRequestSchema,
+      ElicitRequestSchema,
+      ListRootsRequestSchema,
+      LoggingMessageNotificationSchema,
+      ResourceUpdatedNotificationSchema,
+    } = sdk.types;
     const relayRequest = (method: string, params: Record<string, unknown> | undefined, signal: AbortSignal) => {
       const relay = this.current();
       if (relay) return relay.request(method, params, signal);

@@ -1,25 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  SetLevelRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  type CallToolRequest,
-  type CallToolResult,
-  type JSONRPCMessage,
-  type ListToolsResult,
-  type ServerCapabilities,
-  type Tool,
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type {
+  CallToolRequest,
+  CallToolResult,
+  JSONRPCMessage,
+  ListToolsResult,
+  ServerCapabilities,
+  Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -40,6 +27,7 @@ import { CallerRelays, type Exchange, type Extra, type Scope } from './caller-re
 import { CallerRequests } from './caller-requests.js';
 import { McpOffers, pageOf } from './mcp-offers.js';
 import { McpSessions } from './mcp-sessions.js';
+import { loadedMcpSdk, mcpSdk, type McpSdk } from '../mcp-sdk.js';
 import { isPending } from '../../../core/async/maybe-promise.js';
 
 export type { Scope } from './caller-relay.js';
@@ -48,12 +36,6 @@ export type { Scope } from './caller-relay.js';
 export const TOOLS_PAGE_SIZE = 100;
 /** Requests relayed to a server while the caller waits: answered on an SSE stream, so what the server sends meanwhile reaches the caller. */
 const STREAMED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read', 'completion/complete']);
-
-/**
- * One JSON-schema validator for every per-request `Server` (the SDK builds an Ajv instance per Server otherwise, a
- * measurable share of a call; this server validates nothing it relays).
- */
-const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /**
  * The gateway's own MCP server over Streamable HTTP. Each POST is answered by a fresh low-level SDK `Server` and a
@@ -112,11 +94,13 @@ export class GatewayMcpServer {
       void reply.code(202).send();
       return;
     }
+    const loading = mcpSdk();
+    const sdk = isPending(loading) ? await loading : loading;
     const exchange: Exchange = { scope, session };
     const methods = new Set(messages.map((m) => m.method).filter((m): m is string => typeof m === 'string'));
-    const server = this.serverFor(exchange, methods);
+    const server = this.serverFor(exchange, methods, sdk);
     const streamed = messages.some((m) => typeof m.method === 'string' && STREAMED_METHODS.has(m.method));
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new sdk.StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: !streamed,
     });
@@ -167,16 +151,30 @@ export class GatewayMcpServer {
 
   /**
    * A low-level SDK `Server` for one request (answering the methods it carries; registering a handler costs the SDK a
-   * schema walk, and a request carries one or two methods) or one GET stream (which answers none).
+   * schema walk, and a request carries one or two methods) or one GET stream (which answers none). The SDK is loaded
+   * by then (`mcpSdk()`).
    */
-  serverFor(exchange: Exchange, methods: ReadonlySet<string> = new Set()): Server {
+  serverFor(exchange: Exchange, methods: ReadonlySet<string> = new Set(), sdk: McpSdk = loadedMcpSdk()): Server {
     const { scope } = exchange;
     const capabilities = this.capabilitiesFor(scope);
-    const server = new Server(
+    const {
+      CallToolRequestSchema,
+      CompleteRequestSchema,
+      GetPromptRequestSchema,
+      ListPromptsRequestSchema,
+      ListResourcesRequestSchema,
+      ListResourceTemplatesRequestSchema,
+      ListToolsRequestSchema,
+      ReadResourceRequestSchema,
+      SetLevelRequestSchema,
+      SubscribeRequestSchema,
+      UnsubscribeRequestSchema,
+    } = sdk.types;
+    const server = new sdk.Server(
       { name: 'ai-gateway', version: APP_VERSION },
       {
         capabilities,
-        jsonSchemaValidator: SCHEMA_VALIDATOR,
+        jsonSchemaValidator: sdk.schemaValidator,
         instructions: scope.client
           ? `Tools, prompts and resources of the MCP client '${scope.client}', through the AI gateway.`
           : 'Tools, prompts and resources of the MCP clients this caller may use, named <client>-<name>, ' +

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { toErrorResponse } from '../../../core/errors/error-response.js';
@@ -13,6 +13,8 @@ import { McpToolCatalog, McpToolTransport, type McpServerNotification } from '..
 import { logFromClient, type Exchange } from './caller-relay.js';
 import { GatewayMcpServer, hijack, type Scope } from './gateway-mcp-server.js';
 import type { McpSession } from './mcp-sessions.js';
+import { isPending } from '../../../core/async/maybe-promise.js';
+import { mcpSdk } from '../mcp-sdk.js';
 
 /** Most standalone streams one replica keeps open; one more is refused with 503. */
 export const MAX_MCP_STREAMS = 10_000;
@@ -95,6 +97,8 @@ export class McpStreams implements OnApplicationBootstrap, BeforeApplicationShut
 
   /** Answers one GET: hijacks the reply and keeps the SDK transport's SSE stream open until the client leaves. */
   async open(request: FastifyRequest, reply: FastifyReply, scope: Scope): Promise<void> {
+    const loading = mcpSdk();
+    const sdk = isPending(loading) ? await loading : loading;
     const session = this.mcp.sessions.resolve(request.headers['mcp-session-id'], scope.caller, scope.client);
     // Checked before the SDK transport would answer it with a JSON-RPC body: every refusal here is a GatewayError.
     if (!(request.headers.accept ?? '').includes('text/event-stream')) {
@@ -112,8 +116,8 @@ export class McpStreams implements OnApplicationBootstrap, BeforeApplicationShut
       scope,
       session,
       credential: request.principal?.virtualKey?.presented_value,
-      server: this.mcp.serverFor({ scope, session }),
-      transport: new StreamableHTTPServerTransport({ sessionIdGenerator: undefined }),
+      server: this.mcp.serverFor({ scope, session }, undefined, sdk),
+      transport: new sdk.StreamableHTTPServerTransport({ sessionIdGenerator: undefined }),
       signatures: await this.signaturesOf(scope),
     };
     const raw = hijack(reply);

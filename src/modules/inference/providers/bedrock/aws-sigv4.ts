@@ -1,6 +1,10 @@
-import { Hash } from '@smithy/hash-node';
-import { SignatureV4 } from '@smithy/signature-v4';
 import type { BedrockKeySettings, UpstreamCall } from '../shared/provider-adapter.js';
+
+/**
+ * The signer, imported with the first signed call: `@smithy/signature-v4` and its `@smithy/core` hold about 0.8 MB of
+ * V8 heap, which a gateway without Bedrock keys never needs.
+ */
+let signerModules: Promise<[typeof import('@smithy/signature-v4'), typeof import('@smithy/hash-node')]> | undefined;
 
 /**
  * The call signed with AWS Signature V4 for `service`: `authorization`, `x-amz-date` (and the session token) added.
@@ -16,6 +20,8 @@ export async function signedCall(
   settings: BedrockKeySettings & { accessKeyId: string; secretAccessKey: string },
   now: number,
 ): Promise<UpstreamCall> {
+  signerModules ??= Promise.all([import('@smithy/signature-v4'), import('@smithy/hash-node')]);
+  const [{ SignatureV4 }, { Hash }] = await signerModules;
   const signer = new SignatureV4({
     service,
     region: settings.region,
