@@ -281,6 +281,36 @@ test.describe('access profiles', () => {
     expect(problems).toEqual([]);
   });
 
+  test("a template's MCP tool groups picked by name in its form, and stored by id", async ({ page }) => {
+    const { problems } = watchProblems(page);
+    const group = (
+      await api.request<{ tool_group: { id: string } }>('POST', '/api/mcp/tool-groups', { name: 'support_tools' })
+    ).tool_group;
+    await signIn(page, 'access-profiles');
+    const templates = page.getByRole('table', { name: 'Access profile templates' });
+    await templates.getByRole('button', { name: 'Edit template support-night' }).click();
+    const edit = page.getByRole('form', { name: 'Edit template' });
+    await edit.getByLabel('MCP tool groups').click();
+    await page.getByRole('option', { name: 'support_tools' }).click();
+    await edit.getByRole('button', { name: 'Save template' }).click();
+    await expect(edit).toBeHidden();
+    const stored = await api.request<{
+      access_profiles: Array<{ version: number; mcp_tool_groups: Array<{ tool_group_id: string }> }>;
+    }>('GET', '/api/governance/access-profiles?search=support-night');
+    expect(stored.access_profiles).toEqual([
+      expect.objectContaining({ version: 2, mcp_tool_groups: [{ tool_group_id: group.id }] }),
+    ]);
+    const detail = page.getByRole('region', { name: 'Template support-night' });
+    await templates.getByRole('button', { name: 'Open template support-night' }).click();
+    await detail.getByRole('tab', { name: 'Versions' }).click();
+    await expect(
+      detail
+        .getByRole('table', { name: 'Changes from version 1 to version 2' })
+        .locator('tbody tr', { hasText: 'mcp_tool_groups[0].tool_group_id' }),
+    ).toContainText(group.id);
+    expect(problems).toEqual([]);
+  });
+
   test('the open-source edition has no item, and the link says why', async ({ page }) => {
     const oss = await startGateway();
     try {
