@@ -39,6 +39,7 @@ test.describe('first run: unlock with the setup token', () => {
       'Models and pricing',
       'Routing rules',
       'MCP clients',
+      'MCP tool groups',
       'Agents',
       'Webhooks',
       'Async jobs',
